@@ -1,0 +1,32 @@
+import type { ErrorHttpStatusCode } from '@nestjs/common/utils/http-error-by-code.util.js';
+import type { ObjectIdParseError } from '../core/object-id-parse.error.js';
+
+/**
+ * Builds the exception a pipe throws. It receives the full message
+ * (`Validation failed (ObjectId is expected): …`), like the factories of Nest's
+ * own `Parse*Pipe`s, and the structured error as a second argument.
+ */
+export type ObjectIdExceptionFactory = (message: string, error: ObjectIdParseError) => unknown;
+
+/** Options every ObjectId pipe shares; `ObjectIdModule.forRoot()` sets their defaults. */
+export interface ObjectIdPipeOptions {
+  /**
+   * HTTP status of the error thrown for an invalid id.
+   * @default 400
+   */
+  errorHttpStatusCode?: ErrorHttpStatusCode;
+  /** Replaces the default `HttpException` with an error of your own. */
+  exceptionFactory?: ObjectIdExceptionFactory;
+  /**
+   * A missing value (`undefined`, `null` or `''`) passes as `undefined`
+   * instead of failing.
+   * @default false
+   */
+  optional?: boolean;
+  /**
+   * Accept ObjectId instances (from any bson copy) as well as strings, e.g. for
+   * values that a previous pipe or a guard already converted.
+   * @default true
+   */
+  allowInstance?: boolean;
+}

@@ -1,0 +1,128 @@
+import { Inject, Injectable, Optional, type PipeTransform, type Type } from '@nestjs/common';
+import type { Types } from 'mongoose';
+import {
+  describeInvalidObjectId,
+  type ObjectIdProblem,
+  previewString,
+  tryParseObjectId,
+} from '../core/parse-object-id.js';
+import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
+import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
+import { createObjectIdException } from './object-id-exception.js';
+import type { ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
+import { isMissing, pickPipeDefaults } from './parse-object-id.pipe.js';
+
+/** Options of {@link ParseObjectIdArrayPipe}. */
+export interface ParseObjectIdArrayPipeOptions extends ObjectIdPipeOptions {
+  /**
+   * Splits each string item, so `?ids=a,b` and `?ids=a&ids=b` (and a mix) all work.
+   * Set it to `false` to take each item whole.
+   * @default ','
+   */
+  separator?: string | false;
+  /**
+   * Most ids accepted; more is an error, so a request cannot ask for an unbounded `$in`.
+   * @default 100
+   */
+  maxItems?: number;
+  /**
+   * Refuse a list that names the same id twice (compared case-insensitively).
+   * @default false
+   */
+  unique?: boolean;
+}
+
+const ARRAY_EXPECTED = 'Validation failed (ObjectId array is expected)';
+
+/**
+ * Turns `?ids=a,b,c`, `?ids=a&ids=b` or a JSON array into `Types.ObjectId[]`.
+ * The error names the position and value of the first bad item; empty items
+ * (`a,,b`) are refused, not skipped.
+ */
+@Injectable()
+export class ParseObjectIdArrayPipe implements PipeTransform<unknown, Types.ObjectId[] | undefined> {
+  protected readonly options: ParseObjectIdArrayPipeOptions;
+
+  constructor(
+    @Optional() options?: ParseObjectIdArrayPipeOptions,
+    @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
+  ) {
+    this.options = { ...pickPipeDefaults(moduleOptions), ...options };
+    const { maxItems } = this.options;
+    if (maxItems !== undefined && (!Number.isInteger(maxItems) || maxItems < 1)) {
+      throw new TypeError(`ParseObjectIdArrayPipe: maxItems must be a positive integer, received ${String(maxItems)}`);
+    }
+    if (this.options.separator === '') {
+      throw new TypeError('ParseObjectIdArrayPipe: separator must not be empty; use false to take items whole');
+    }
+  }
+
+  /** Like {@link ParseObjectIdPipe.with}: options baked in, module defaults injected. */
+  static with(options: ParseObjectIdArrayPipeOptions): Type<ParseObjectIdArrayPipe> {
+    @Injectable()
+    class ConfiguredParseObjectIdArrayPipe extends ParseObjectIdArrayPipe {
+      // Same parameters as the parent: Nest merges inherited injection metadata
+      // by index, so a different arity would misplace the module options.
+      constructor(
+        @Optional() overrides?: ParseObjectIdArrayPipeOptions,
+        @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
+      ) {
+        super({ ...options, ...overrides }, moduleOptions);
+      }
+    }
+    return ConfiguredParseObjectIdArrayPipe;
+  }
+
+  transform(value: unknown): Types.ObjectId[] | undefined {
+    if (isMissing(value) || (Array.isArray(value) && value.length === 0)) {
+      if (this.options.optional) return undefined;
+      throw this.fail({ reason: 'missing', message: 'no value was given, expected a list of 24-hex ObjectIds' });
+    }
+    const items = this.split(value);
+    const maxItems = this.options.maxItems ?? 100;
+    if (items.length > maxItems) {
+      throw this.fail({
+        reason: 'too-many',
+        message: `${items.length} ids were given, at most ${maxItems} are allowed`,
+      });
+    }
+    const seen = new Map<string, number>();
+    return items.map((item, index) => {
+      const id = this.parseItem(item, index);
+      if (this.options.unique) {
+        const hex = id.toHexString();
+        const first = seen.get(hex);
+        if (first !== undefined) {
+          throw this.fail({
+            reason: 'duplicate',
+            message: `item ${index} (${previewString(String(item))}) repeats item ${first}`,
+          });
+        }
+        seen.set(hex, index);
+      }
+      return id;
+    });
+  }
+
+  /** Parses one item; override it to change what an item may be. */
+  protected parseItem(item: unknown, index: number): Types.ObjectId {
+    const id = tryParseObjectId(item, this.options);
+    if (id === undefined) {
+      const problem = describeInvalidObjectId(item, this.options);
+      const detail = problem.reason === 'missing' ? 'is empty' : problem.message;
+      throw this.fail({ ...problem, message: `item ${index} ${detail}` });
+    }
+    return id;
+  }
+
+  private split(value: unknown): unknown[] {
+    const list = Array.isArray(value) ? value : [value];
+    const { separator = ',' } = this.options;
+    if (separator === false) return list;
+    return list.flatMap((item) => (typeof item === 'string' ? item.split(separator) : [item]));
+  }
+
+  private fail(problem: ObjectIdProblem): unknown {
+    return createObjectIdException(this.options, problem, ARRAY_EXPECTED);
+  }
+}

@@ -1,0 +1,126 @@
+import { jest } from '@jest/globals';
+import { HttpException, HttpStatus, UnprocessableEntityException } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { INVALID_OBJECT_IDS, VALID_OBJECT_ID_STRINGS } from '../core/invalid-object-ids.fixture.js';
+import { ObjectIdParseError } from '../core/object-id-parse.error.js';
+import { ParseObjectIdPipe } from './parse-object-id.pipe.js';
+
+function rejection(run: () => unknown): HttpException {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof HttpException) return error;
+    throw error;
+  }
+  throw new Error('expected the pipe to throw');
+}
+
+describe('ParseObjectIdPipe', () => {
+  describe('transform', () => {
+    describe('when validation passes', () => {
+      const pipe = new ParseObjectIdPipe();
+
+      it.each(VALID_OBJECT_ID_STRINGS)('should return a Types.ObjectId for %j', async (input, hex) => {
+        const id = pipe.transform(input);
+        expect(id).toBeInstanceOf(Types.ObjectId);
+        expect(id?.toHexString()).toBe(hex);
+      });
+
+      it('should pass an ObjectId instance through unchanged', async () => {
+        const id = new Types.ObjectId();
+        expect(pipe.transform(id)).toBe(id);
+      });
+
+      it.each([undefined, null, ''])('should return undefined for %j when optional', async (value) => {
+        expect(new ParseObjectIdPipe({ optional: true }).transform(value)).toBeUndefined();
+      });
+    });
+
+    describe('when validation fails', () => {
+      const pipe = new ParseObjectIdPipe();
+
+      it.each(INVALID_OBJECT_IDS)('should answer 400 for %s', async (_label, value, detail) => {
+        const error = rejection(() => pipe.transform(value));
+        expect(error.getStatus()).toBe(400);
+        expect(error.getResponse()).toEqual({
+          statusCode: 400,
+          message: `Validation failed (ObjectId is expected): ${detail}`,
+          error: 'Bad Request',
+        });
+      });
+
+      it.each([undefined, null, ''])('should refuse %j when not optional, never inventing an id', async (value) => {
+        const error = rejection(() => pipe.transform(value));
+        expect(error.getResponse()).toEqual({
+          statusCode: 400,
+          message: 'Validation failed (ObjectId is expected): no value was given, expected 24 hex characters',
+          error: 'Bad Request',
+        });
+      });
+
+      it('should still refuse invalid values when optional', async () => {
+        const error = rejection(() => new ParseObjectIdPipe({ optional: true }).transform('abc'));
+        expect(error.getStatus()).toBe(400);
+      });
+
+      it('should use errorHttpStatusCode', async () => {
+        const error = rejection(() =>
+          new ParseObjectIdPipe({ errorHttpStatusCode: HttpStatus.UNPROCESSABLE_ENTITY }).transform('abc'),
+        );
+        expect(error.getResponse()).toEqual({
+          statusCode: 422,
+          message: 'Validation failed (ObjectId is expected): "abc" is 3 characters long, expected 24 hex characters',
+          error: 'Unprocessable Entity',
+        });
+      });
+
+      it('should call exceptionFactory with the message and the structured error', async () => {
+        const factory = jest.fn(
+          (message: string, error: ObjectIdParseError) =>
+            new UnprocessableEntityException({ message, reason: error.reason }),
+        );
+        const error = rejection(() => new ParseObjectIdPipe({ exceptionFactory: factory }).transform('abc'));
+        expect(factory).toHaveBeenCalledTimes(1);
+        expect(factory.mock.calls[0][1]).toBeInstanceOf(ObjectIdParseError);
+        expect(error.getResponse()).toEqual({
+          message: 'Validation failed (ObjectId is expected): "abc" is 3 characters long, expected 24 hex characters',
+          reason: 'length',
+        });
+      });
+
+      it('should refuse instances when allowInstance is false', async () => {
+        const error = rejection(() => new ParseObjectIdPipe({ allowInstance: false }).transform(new Types.ObjectId()));
+        expect(error.getStatus()).toBe(400);
+      });
+    });
+  });
+
+  describe('module defaults', () => {
+    it('should take errorHttpStatusCode from the module options, overridable per pipe', async () => {
+      const withDefaults = new ParseObjectIdPipe(undefined, { errorHttpStatusCode: HttpStatus.NOT_FOUND });
+      expect(rejection(() => withDefaults.transform('x')).getStatus()).toBe(404);
+      const overridden = new ParseObjectIdPipe({ errorHttpStatusCode: 422 }, { errorHttpStatusCode: 404 });
+      expect(rejection(() => overridden.transform('x')).getStatus()).toBe(422);
+    });
+
+    it('should build configured subclasses with with()', async () => {
+      const Configured = ParseObjectIdPipe.with({ optional: true });
+      const pipe = new Configured({ errorHttpStatusCode: HttpStatus.CONFLICT });
+      expect(pipe.transform(undefined)).toBeUndefined();
+      expect(rejection(() => pipe.transform('x')).getStatus()).toBe(409);
+    });
+  });
+
+  describe('subclassing', () => {
+    it('should let a subclass narrow the check', async () => {
+      class LowercaseOnlyPipe extends ParseObjectIdPipe {
+        protected override isObjectId(value: unknown): boolean {
+          return super.isObjectId(value) && typeof value === 'string' && value === value.toLowerCase();
+        }
+      }
+      const pipe = new LowercaseOnlyPipe();
+      expect(pipe.transform('507f1f77bcf86cd799439011')).toBeInstanceOf(Types.ObjectId);
+      expect(rejection(() => pipe.transform('507F1F77BCF86CD799439011')).getStatus()).toBe(400);
+    });
+  });
+});

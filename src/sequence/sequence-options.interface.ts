@@ -1,0 +1,4 @@
+/** Options of the injectable `SequenceService`; the SequenceService work fills this in. */
+export interface SequenceModuleOptions {
+  connectionName?: string;
+}

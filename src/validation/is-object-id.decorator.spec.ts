@@ -1,0 +1,100 @@
+import { plainToInstance } from 'class-transformer';
+import { IsMongoId, validateSync } from 'class-validator';
+import { Types } from 'mongoose';
+import { INVALID_OBJECT_IDS, VALID_OBJECT_ID_STRINGS } from '../core/invalid-object-ids.fixture.js';
+import { IS_OBJECT_ID, IsObjectId, isObjectId } from './is-object-id.decorator.js';
+
+class Single {
+  @IsObjectId()
+  id: unknown;
+}
+
+class Each {
+  @IsObjectId(undefined, { each: true })
+  ids: unknown;
+}
+
+class StringsOnly {
+  @IsObjectId({ allowInstance: false })
+  id: unknown;
+}
+
+class ClassValidatorMongoId {
+  @IsMongoId()
+  id: unknown;
+}
+
+function errorsOf<T extends object>(type: new () => T, plain: Record<string, unknown>) {
+  return validateSync(Object.assign(new type(), plain)).map((error) => error.constraints);
+}
+
+describe('isObjectId', () => {
+  it.each(VALID_OBJECT_ID_STRINGS)('should accept %j', (input) => {
+    expect(isObjectId(input)).toBe(true);
+  });
+
+  it('should accept ObjectId instances unless allowInstance is false', () => {
+    expect(isObjectId(new Types.ObjectId())).toBe(true);
+    expect(isObjectId(new Types.ObjectId(), { allowInstance: false })).toBe(false);
+  });
+
+  it.each(INVALID_OBJECT_IDS)('should refuse %s', (_label, value) => {
+    expect(isObjectId(value)).toBe(false);
+  });
+});
+
+describe('@IsObjectId()', () => {
+  describe('when validation passes', () => {
+    it.each([...VALID_OBJECT_ID_STRINGS.map(([input]) => input), new Types.ObjectId()])('should accept %p', (id) => {
+      expect(errorsOf(Single, { id })).toEqual([]);
+    });
+
+    it.each([
+      ['an array', [new Types.ObjectId().toHexString(), new Types.ObjectId()]],
+      ['a Set', new Set([new Types.ObjectId().toHexString()])],
+      ['a Map', new Map([['a', new Types.ObjectId().toHexString()]])],
+      ['an empty array', []],
+    ])('should accept %s with each', (_label, ids) => {
+      expect(errorsOf(Each, { ids })).toEqual([]);
+    });
+  });
+
+  describe('when validation fails', () => {
+    it.each(INVALID_OBJECT_IDS)('should refuse %s with the exact message', (_label, id) => {
+      expect(errorsOf(Single, { id })).toEqual([{ [IS_OBJECT_ID]: 'id must be a 24-character hex ObjectId' }]);
+    });
+
+    it.each([undefined, null, ''])('should refuse %j (combine with @IsOptional() to allow it)', (id) => {
+      expect(errorsOf(Single, { id })).toEqual([{ isObjectId: 'id must be a 24-character hex ObjectId' }]);
+    });
+
+    it('should prefix the message for each', () => {
+      expect(errorsOf(Each, { ids: [new Types.ObjectId().toHexString(), 'abc'] })).toEqual([
+        { isObjectId: 'each value in ids must be a 24-character hex ObjectId' },
+      ]);
+    });
+
+    it('should refuse instances with allowInstance: false', () => {
+      expect(errorsOf(StringsOnly, { id: new Types.ObjectId() })).toEqual([
+        { isObjectId: 'id must be a 24-character hex ObjectId' },
+      ]);
+    });
+
+    it('should be stricter than class-validator @IsMongoId() on 0x-prefixed values', () => {
+      const sneaky = '0x507f1f77bcf86cd7994390';
+      expect(errorsOf(ClassValidatorMongoId, { id: sneaky })).toEqual([]);
+      expect(errorsOf(Single, { id: sneaky })).toHaveLength(1);
+    });
+
+    it('should accept real ObjectIds where class-validator @IsMongoId() refuses them', () => {
+      const id = new Types.ObjectId();
+      expect(errorsOf(ClassValidatorMongoId, { id })).toHaveLength(1);
+      expect(errorsOf(Single, { id })).toEqual([]);
+    });
+  });
+
+  it('should work after plainToInstance', () => {
+    const dto = plainToInstance(Single, { id: 'nope' });
+    expect(validateSync(dto)).toHaveLength(1);
+  });
+});

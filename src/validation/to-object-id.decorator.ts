@@ -1,0 +1,69 @@
+import { Transform } from 'class-transformer';
+import { Types } from 'mongoose';
+import { isObjectIdLike } from '../core/object-id-like.js';
+import { isObjectIdHex } from '../core/parse-object-id.js';
+
+/** Options of {@link ToObjectId}. */
+export interface ToObjectIdOptions {
+  /**
+   * Splits a string on this separator first, for query DTOs such as `?ids=a,b`.
+   * @default undefined (no splitting)
+   */
+  split?: string;
+  /**
+   * Turns `''` into `undefined`, so `?owner=` counts as absent for `@IsOptional()`
+   * (as Go's `ObjectID.UnmarshalText` reads an empty string as "not set").
+   * @default false
+   */
+  emptyAsUndefined?: boolean;
+}
+
+/**
+ * Converts a DTO property to `Types.ObjectId` (or an array / Set of them) when
+ * `ValidationPipe({ transform: true })` builds the DTO, so a field typed
+ * `Types.ObjectId` really holds one in the handler.
+ *
+ * Only valid 24-hex strings and ObjectId instances are converted; anything else
+ * (objects, numbers, short strings) is left as it came so that `@IsObjectId()`
+ * rejects it with a 400. `null`, `undefined` and `''` never become a random id.
+ */
+export function ToObjectId(options: ToObjectIdOptions = {}): PropertyDecorator {
+  return Transform(
+    ({ value, key, obj }) => {
+      // Read the raw input, not `value`: with `enableImplicitConversion`
+      // class-transformer has already run `new ObjectId()` on an object input
+      // (a fresh random id, typestack/class-transformer#991) by the time we see it.
+      const raw: unknown =
+        obj !== null && typeof obj === 'object' && key in obj ? (obj as Record<string, unknown>)[key] : value;
+      return toObjectIdValue(raw, options);
+    },
+    { toClassOnly: true },
+  );
+}
+
+/** The conversion behind {@link ToObjectId}, usable on its own. */
+export function toObjectIdValue(raw: unknown, options: ToObjectIdOptions = {}): unknown {
+  if (raw === '' && options.emptyAsUndefined) {
+    return undefined;
+  }
+  if (typeof raw === 'string' && options.split !== undefined) {
+    return raw.split(options.split).map(convertOne);
+  }
+  if (Array.isArray(raw)) {
+    return raw.map(convertOne);
+  }
+  if (raw instanceof Set) {
+    return new Set([...raw].map(convertOne));
+  }
+  return convertOne(raw);
+}
+
+function convertOne(value: unknown): unknown {
+  if (isObjectIdHex(value)) {
+    return new Types.ObjectId(value);
+  }
+  if (isObjectIdLike(value) && !(value instanceof Types.ObjectId)) {
+    return new Types.ObjectId(value.toHexString());
+  }
+  return value;
+}
