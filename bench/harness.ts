@@ -61,6 +61,9 @@ export async function measureInterleaved(
     }
   }
   return Object.fromEntries(
-    Object.entries(samples).map(([name, values]) => [name, values.sort((a, b) => a - b)[Math.floor(values.length / 2)]]),
+    Object.entries(samples).map(([name, values]) => [
+      name,
+      values.sort((a, b) => a - b)[Math.floor(values.length / 2)],
+    ]),
   );
 }
