@@ -1,0 +1,179 @@
+import { type Document, Long, ObjectId, Timestamp } from 'bson';
+
+import { collectionName } from './command-arguments.js';
+import type { CommandContext, CommandHandler } from './command-context.js';
+import { CommandError } from './command-error.js';
+import { openCursor } from './read-commands.js';
+
+/** Wire versions 0..21 = MongoDB 7.0; the driver needs max >= 9. */
+export const MAX_WIRE_VERSION = 21;
+/** Name of the single-member replica set the server presents (transactions need one). */
+export const REPLICA_SET_NAME = 'embedded';
+const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+const STARTED = new Date();
+
+function helloReply(ctx: CommandContext, legacy: boolean): Document {
+  const me = `${ctx.server.host}:${ctx.server.port}`;
+  const now = new Date();
+  const opTime = { ts: new Timestamp({ t: Math.floor(now.getTime() / 1000), i: 1 }), t: Long.fromNumber(1) };
+  const reply: Document = {
+    ...(legacy ? { ismaster: true } : {}),
+    helloOk: true,
+    isWritablePrimary: true,
+    secondary: false,
+    setName: REPLICA_SET_NAME,
+    setVersion: 1,
+    hosts: [me],
+    primary: me,
+    me,
+    electionId: ELECTION_ID,
+    lastWrite: { opTime, lastWriteDate: now, majorityOpTime: opTime, majorityWriteDate: now },
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    maxMessageSizeBytes: 48_000_000,
+    maxWriteBatchSize: 100_000,
+    localTime: now,
+    // Without this the driver silently treats the server as session-less.
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: ctx.server.connectionId,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  };
+  return reply;
+}
+
+const hello: CommandHandler = (_cmd, ctx) => helloReply(ctx, false);
+const isMaster: CommandHandler = (_cmd, ctx) => helloReply(ctx, true);
+
+const buildInfo: CommandHandler = () => ({
+  version: '7.0.0',
+  gitVersion: 'embedded-test-server',
+  versionArray: [7, 0, 0, 0],
+  bits: 64,
+  debug: false,
+  maxBsonObjectSize: 16 * 1024 * 1024,
+  storageEngines: ['embedded-memory'],
+  javascriptEngine: 'none',
+  modules: [],
+  ok: 1,
+});
+
+const hostInfo: CommandHandler = () => ({
+  system: { currentTime: new Date(), hostname: 'embedded', cpuAddrSize: 64, numCores: 1 },
+  os: { type: process.platform, name: 'embedded-test-server' },
+  extra: {},
+  ok: 1,
+});
+
+const serverStatus: CommandHandler = (_cmd, ctx) => ({
+  host: `${ctx.server.host}:${ctx.server.port}`,
+  version: '7.0.0',
+  process: 'embedded-test-server',
+  uptime: (Date.now() - STARTED.getTime()) / 1000,
+  localTime: new Date(),
+  ok: 1,
+});
+
+const getParameter: CommandHandler = (cmd) => {
+  const reply: Document = { ok: 1 };
+  if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*') {
+    reply.featureCompatibilityVersion = { version: '7.0' };
+  }
+  return reply;
+};
+
+const create: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'create');
+  const {
+    create: _name,
+    $db: _db,
+    lsid: _lsid,
+    $clusterTime: _ct,
+    txnNumber: _t,
+    autocommit: _a,
+    startTransaction: _s,
+    writeConcern: _w,
+    $readPreference: _rp,
+    ...options
+  } = cmd;
+  const existing = ctx.store.collection(ctx.db, name);
+  if (existing) {
+    // MongoDB 7 accepts re-creating a collection with the same options.
+    if (Object.keys(options).length === 0) return { ok: 1 };
+    throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
+  }
+  ctx.store.ensureCollection(ctx.db, name, options);
+  return { ok: 1 };
+};
+
+const drop: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'drop');
+  const dropped = ctx.store.dropCollection(ctx.db, name);
+  // MongoDB 7 reports success for a collection that does not exist.
+  return dropped ? { nIndexesWas: dropped.indexSpecs().length, ns: dropped.ns, ok: 1 } : { ok: 1 };
+};
+
+const dropDatabase: CommandHandler = (_cmd, ctx) => {
+  ctx.store.dropDatabase(ctx.db);
+  return { dropped: ctx.db, ok: 1 };
+};
+
+const listCollections: CommandHandler = (cmd, ctx) => {
+  const filter = (cmd.filter as Document | undefined) ?? {};
+  const nameOnly = cmd.nameOnly === true;
+  const infos = ctx.store
+    .collections(ctx.db)
+    .map((collection) =>
+      nameOnly
+        ? { name: collection.name, type: 'collection' }
+        : {
+            name: collection.name,
+            type: 'collection',
+            options: collection.options,
+            info: { readOnly: false },
+            idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+          },
+    )
+    .filter((info) => (typeof filter.name === 'string' ? info.name === filter.name : true));
+  const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
+  return openCursor(ctx, `${ctx.db}.$cmd.listCollections`, infos, batchSize);
+};
+
+const listDatabases: CommandHandler = (cmd, ctx) => {
+  const names = ctx.store.databaseNames();
+  if (cmd.nameOnly === true) return { databases: names.map((name) => ({ name })), ok: 1 };
+  return {
+    databases: names.map((name) => ({ name, sizeOnDisk: 0, empty: false })),
+    totalSize: 0,
+    totalSizeMb: 0,
+    ok: 1,
+  };
+};
+
+const endSessions: CommandHandler = (cmd, ctx) => {
+  ctx.sessions.end((cmd.endSessions as Document[] | undefined) ?? []);
+  return { ok: 1 };
+};
+
+const ping: CommandHandler = () => ({ ok: 1 });
+
+/** Handshake, diagnostics, namespaces and sessions. */
+export const ADMIN_COMMANDS: Record<string, CommandHandler> = {
+  hello,
+  isMaster,
+  ismaster: isMaster,
+  ping,
+  buildInfo,
+  buildinfo: buildInfo,
+  hostInfo,
+  serverStatus,
+  getParameter,
+  create,
+  drop,
+  dropDatabase,
+  listCollections,
+  listDatabases,
+  endSessions,
+  killAllSessions: () => ({ ok: 1 }),
+};

@@ -1,0 +1,31 @@
+import type { Document } from 'bson';
+
+import type { CursorRegistry } from '../cursor/cursor-registry.js';
+import type { SessionRegistry } from '../session/session-registry.js';
+import type { Transaction } from '../session/transaction.js';
+import type { CollectionView } from '../store/collection-view.js';
+import type { MemoryStore } from '../store/memory-store.js';
+
+/** Facts about the listening server that handshake replies report. */
+export interface ServerInfo {
+  readonly host: string;
+  readonly port: number;
+  readonly connectionId: number;
+}
+
+/** Everything a command handler may touch while it runs (synchronously). */
+export interface CommandContext {
+  /** The command's `$db`. */
+  readonly db: string;
+  readonly store: MemoryStore;
+  readonly cursors: CursorRegistry;
+  readonly sessions: SessionRegistry;
+  /** The transaction the command runs in, if any. */
+  readonly transaction?: Transaction;
+  readonly server: ServerInfo;
+  /** The collection as this command sees it (transaction-aware); created on demand when `create`. */
+  view(name: string, create?: boolean): CollectionView | undefined;
+}
+
+/** A command handler: runs to completion without yielding, returns the reply body. */
+export type CommandHandler = (cmd: Document, ctx: CommandContext) => Document;

@@ -1,0 +1,70 @@
+import type { Document } from 'bson';
+
+/** MongoDB error codes the embedded server returns, with their code names. */
+export const ErrorCode = {
+  InternalError: 1,
+  BadValue: 2,
+  FailedToParse: 9,
+  TypeMismatch: 14,
+  ProtocolError: 17,
+  InvalidNamespace: 73,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  InvalidOptions: 72,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  WriteConflict: 112,
+  NoSuchTransaction: 251,
+  TransactionCommitted: 256,
+  Location40352: 40352,
+  DuplicateKey: 11000,
+  UnsupportedOpQueryCommand: 352,
+  InvalidIdField: 53,
+  Overflow: 15,
+} as const;
+
+/** Name of a code in {@link ErrorCode}. */
+export type ErrorCodeName = keyof typeof ErrorCode;
+
+/**
+ * A command failure carrying MongoDB's `code`/`codeName`. The router turns
+ * it into `{ ok: 0, errmsg, code, codeName, ...extra }`.
+ */
+export class CommandError extends Error {
+  readonly code: number;
+
+  constructor(
+    readonly codeName: ErrorCodeName,
+    message: string,
+    /** Extra reply fields such as `keyPattern`, `keyValue` or `errorLabels`. */
+    readonly extra: Document = {},
+  ) {
+    super(message);
+    this.name = 'CommandError';
+    this.code = ErrorCode[codeName];
+  }
+
+  /** The top-level error reply (`ok: 0`). */
+  toReply(): Document {
+    return { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+  }
+
+  /** The per-statement entry of a `writeErrors` array. */
+  toWriteError(index: number): Document {
+    const { errorLabels: _labels, ...rest } = this.extra;
+    return { index, code: this.code, errmsg: this.message, ...rest };
+  }
+
+  /** A write conflict, labelled so that `withTransaction` retries. */
+  static writeConflict(): CommandError {
+    return new CommandError(
+      'WriteConflict',
+      'Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
+      { errorLabels: ['TransientTransactionError'] },
+    );
+  }
+}

@@ -1,0 +1,142 @@
+import type { Document } from 'bson';
+
+import { bsonEquals } from '../bson/bson-compare.js';
+import type { IndexSpec } from '../store/collection-index.js';
+import { collectionName } from './command-arguments.js';
+import type { CommandHandler } from './command-context.js';
+import { CommandError } from './command-error.js';
+import { openCursor } from './read-commands.js';
+
+function sameKey(a: Document, b: Document): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && bsonEquals(a[k], b[k]));
+}
+
+const OPTION_FIELDS = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation'] as const;
+
+function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
+  return OPTION_FIELDS.every((field) => {
+    const x: unknown = a[field];
+    const y: unknown = b[field];
+    if (field === 'unique' || field === 'sparse') return Boolean(x) === Boolean(y);
+    return x === undefined || y === undefined ? x === y : bsonEquals(x, y);
+  });
+}
+
+function validateSpec(raw: unknown): IndexSpec {
+  const spec = raw as IndexSpec;
+  if (
+    !spec ||
+    typeof spec !== 'object' ||
+    !spec.key ||
+    typeof spec.key !== 'object' ||
+    Object.keys(spec.key).length === 0
+  ) {
+    throw new CommandError('FailedToParse', "Each index specification must have a non-empty 'key' document");
+  }
+  if (typeof spec.name !== 'string' || spec.name.length === 0) {
+    throw new CommandError('FailedToParse', "Each index specification must have a 'name' string");
+  }
+  const { background: _background, ...rest } = spec;
+  return { v: 2, ...rest } as IndexSpec;
+}
+
+const createIndexes: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'createIndexes');
+  const specs = cmd.indexes;
+  if (!Array.isArray(specs) || specs.length === 0) {
+    throw new CommandError('BadValue', "Must specify at least one index to create in 'indexes'");
+  }
+  const { collection, created } = ctx.store.ensureCollection(ctx.db, name);
+  const before = collection.indexSpecs().length;
+  const toBuild: IndexSpec[] = [];
+  for (const raw of specs) {
+    const spec = validateSpec(raw);
+    const existing =
+      collection.indexSpecs().find((s) => s.name === spec.name) ?? toBuild.find((s) => s.name === spec.name);
+    if (existing) {
+      if (!sameKey(existing.key, spec.key)) {
+        throw new CommandError(
+          'IndexKeySpecsConflict',
+          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec.key)}, existing index: ${JSON.stringify(existing.key)}`,
+        );
+      }
+      if (!sameOptions(existing, spec)) {
+        throw new CommandError(
+          'IndexOptionsConflict',
+          `An equivalent index already exists with the same name but different options. Requested index: ${spec.name}`,
+        );
+      }
+      continue;
+    }
+    const sameKeyIndex = collection.indexSpecs().find((s) => sameKey(s.key, spec.key) && sameOptions(s, spec));
+    if (sameKeyIndex) {
+      throw new CommandError(
+        'IndexOptionsConflict',
+        `Index already exists with a different name: ${sameKeyIndex.name}`,
+      );
+    }
+    toBuild.push(spec);
+  }
+  const built: string[] = [];
+  try {
+    for (const spec of toBuild) {
+      collection.addIndex(spec);
+      built.push(spec.name);
+    }
+  } catch (error) {
+    // An index build is all-or-nothing for the command.
+    for (const indexName of built) collection.indexes.delete(indexName);
+    throw error;
+  }
+  const reply: Document = {
+    numIndexesBefore: before,
+    numIndexesAfter: collection.indexSpecs().length,
+    createdCollectionAutomatically: created,
+    ok: 1,
+  };
+  if (toBuild.length === 0) reply.note = 'all indexes already exist';
+  return reply;
+};
+
+const listIndexes: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'listIndexes');
+  const collection = ctx.store.collection(ctx.db, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
+  const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
+  return openCursor(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, collection.indexSpecs(), batchSize);
+};
+
+const dropIndexes: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, Object.keys(cmd)[0]!);
+  const collection = ctx.store.collection(ctx.db, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', `ns not found ${ctx.db}.${name}`);
+  const before = collection.indexSpecs().length;
+  const target: unknown = cmd.index;
+  const names: string[] = [];
+  if (target === '*') names.push(...collection.indexes.keys());
+  else if (Array.isArray(target)) names.push(...(target as string[]));
+  else if (typeof target === 'string') names.push(target);
+  else if (target && typeof target === 'object') {
+    const match = [...collection.indexes.values()].find((index) => sameKey(index.spec.key, target as Document));
+    if (!match) throw new CommandError('IndexNotFound', `can't find index with key: ${JSON.stringify(target)}`);
+    names.push(match.name);
+  }
+  for (const indexName of names) {
+    if (indexName === '_id_') throw new CommandError('InvalidOptions', 'cannot drop _id index');
+    if (!collection.indexes.has(indexName)) {
+      throw new CommandError('IndexNotFound', `index not found with name [${indexName}]`);
+    }
+  }
+  for (const indexName of names) collection.indexes.delete(indexName);
+  return { nIndexesWas: before, ok: 1 };
+};
+
+/** createIndexes, listIndexes, dropIndexes. */
+export const INDEX_COMMANDS: Record<string, CommandHandler> = {
+  createIndexes,
+  listIndexes,
+  dropIndexes,
+  deleteIndexes: dropIndexes,
+};

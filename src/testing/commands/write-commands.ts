@@ -1,0 +1,197 @@
+import { BSON, type Document, ObjectId } from 'bson';
+
+import { applyUpdate, buildUpsertDocument, updateKind } from '../query/apply-update.js';
+import { idFirst } from '../query/document-paths.js';
+import { projectDocuments } from '../query/query-context.js';
+import { sortDocuments } from '../query/sort-documents.js';
+import { CollectionStore } from '../store/collection-store.js';
+import type { CollectionView } from '../store/collection-view.js';
+import { collectionName, documentArray, optionalDocument } from './command-arguments.js';
+import type { CommandHandler } from './command-context.js';
+import { CommandError } from './command-error.js';
+import { matchingDocuments } from './read-commands.js';
+
+/** Byte-identical BSON, i.e. whether an update really modified the document. */
+function sameBson(a: Document, b: Document): boolean {
+  return Buffer.from(BSON.serialize(a)).equals(Buffer.from(BSON.serialize(b)));
+}
+
+/** Write errors that become `writeErrors` entries; others abort the whole command. */
+function isStatementError(error: unknown): error is CommandError {
+  return error instanceof CommandError && error.codeName !== 'WriteConflict';
+}
+
+function prepareInsert(doc: Document): Document {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new CommandError('TypeMismatch', 'each element of insert.documents must be a document');
+  }
+  if (Array.isArray(doc._id)) throw new CommandError('InvalidIdField', "The '_id' value cannot be of type array");
+  return doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc);
+}
+
+function writeReply(body: Document, writeErrors: Document[]): Document {
+  return writeErrors.length > 0 ? { ...body, writeErrors, ok: 1 } : { ...body, ok: 1 };
+}
+
+const insert: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'insert');
+  const docs = documentArray(cmd, 'documents');
+  const ordered = cmd.ordered !== false;
+  const view = ctx.view(name, true)!;
+  const writeErrors: Document[] = [];
+  let n = 0;
+  for (const [index, raw] of docs.entries()) {
+    try {
+      view.insert(prepareInsert(raw));
+      n++;
+    } catch (error) {
+      if (!isStatementError(error)) throw error;
+      writeErrors.push(error.toWriteError(index));
+      if (ordered) break;
+    }
+  }
+  return writeReply({ n }, writeErrors);
+};
+
+interface UpdateStatement {
+  q?: Document;
+  u: Document | Document[];
+  multi?: boolean;
+  upsert?: boolean;
+  arrayFilters?: Document[];
+}
+
+function runUpdate(
+  view: CollectionView,
+  statement: UpdateStatement,
+  index: number,
+  upserted: Document[],
+): { n: number; nModified: number } {
+  const filter = statement.q ?? {};
+  const kind = updateKind(statement.u);
+  if (statement.multi && kind === 'replacement') {
+    throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
+  }
+  let matched = matchingDocuments(view, filter);
+  if (!statement.multi) matched = matched.slice(0, 1);
+  if (matched.length === 0) {
+    if (!statement.upsert) return { n: 0, nModified: 0 };
+    const doc = buildUpsertDocument(filter, statement.u, statement.arrayFilters);
+    view.insert(doc);
+    upserted.push({ index, _id: doc._id });
+    return { n: 1, nModified: 0 };
+  }
+  let nModified = 0;
+  for (const old of matched) {
+    const updated = applyUpdate(old, statement.u, { filter, arrayFilters: statement.arrayFilters });
+    if (sameBson(old, updated)) continue;
+    view.replace(CollectionStore.idKey(old), updated);
+    nModified++;
+  }
+  return { n: matched.length, nModified };
+}
+
+const update: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'update');
+  const statements = documentArray(cmd, 'updates') as UpdateStatement[];
+  const ordered = cmd.ordered !== false;
+  const view = ctx.view(
+    name,
+    statements.some((s) => s.upsert === true),
+  );
+  const writeErrors: Document[] = [];
+  const upserted: Document[] = [];
+  let n = 0;
+  let nModified = 0;
+  if (view) {
+    for (const [index, statement] of statements.entries()) {
+      try {
+        const result = runUpdate(view, statement, index, upserted);
+        n += result.n;
+        nModified += result.nModified;
+      } catch (error) {
+        if (!isStatementError(error)) throw error;
+        writeErrors.push(error.toWriteError(index));
+        if (ordered) break;
+      }
+    }
+  }
+  const body: Document = { n, nModified };
+  if (upserted.length > 0) body.upserted = upserted;
+  return writeReply(body, writeErrors);
+};
+
+const deleteCommand: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'delete');
+  const statements = documentArray(cmd, 'deletes');
+  const view = ctx.view(name);
+  let n = 0;
+  if (view) {
+    for (const statement of statements) {
+      const limit = Number(statement.limit ?? 0);
+      if (limit !== 0 && limit !== 1) {
+        throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
+      }
+      let matched = matchingDocuments(view, statement.q as Document | undefined);
+      if (limit === 1) matched = matched.slice(0, 1);
+      for (const doc of matched) view.remove(CollectionStore.idKey(doc));
+      n += matched.length;
+    }
+  }
+  return { n, ok: 1 };
+};
+
+const findAndModify: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, Object.keys(cmd)[0]!);
+  const query = optionalDocument(cmd, 'query') ?? {};
+  const sort = optionalDocument(cmd, 'sort');
+  const fields = optionalDocument(cmd, 'fields');
+  const remove = cmd.remove === true;
+  const upsert = cmd.upsert === true;
+  const updateSpec = cmd.update as Document | Document[] | undefined;
+  const returnNew = cmd.new === true;
+  if (remove && updateSpec !== undefined)
+    throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (!remove && updateSpec === undefined)
+    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+  if (remove && (upsert || returnNew)) {
+    throw new CommandError(
+      'FailedToParse',
+      'Cannot specify both upsert=true and remove=true, or new=true with remove=true',
+    );
+  }
+  const view = ctx.view(name, upsert);
+  let candidates = matchingDocuments(view, query);
+  if (sort && Object.keys(sort).length > 0) candidates = sortDocuments(candidates, sort);
+  const target = candidates[0];
+  const project = (doc: Document | undefined): Document | null => (doc ? projectDocuments([doc], fields)[0]! : null);
+
+  if (remove) {
+    if (!target || !view) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
+    view.remove(CollectionStore.idKey(target));
+    return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
+  }
+  const arrayFilters = cmd.arrayFilters as Document[] | undefined;
+  if (target && view) {
+    const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
+    if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), updated);
+    return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? updated : target), ok: 1 };
+  }
+  if (!upsert || !view) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+  const doc = buildUpsertDocument(query, updateSpec!, arrayFilters);
+  view.insert(doc);
+  return {
+    lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
+    value: returnNew ? project(doc) : null,
+    ok: 1,
+  };
+};
+
+/** insert, update, delete, findAndModify. */
+export const WRITE_COMMANDS: Record<string, CommandHandler> = {
+  insert,
+  update,
+  delete: deleteCommand,
+  findAndModify,
+  findandmodify: findAndModify,
+};

@@ -1,0 +1,139 @@
+import { createServer, type Server, type Socket } from 'node:net';
+
+import { CommandRouter } from './commands/command-router.js';
+import { CursorRegistry } from './cursor/cursor-registry.js';
+import { SessionRegistry } from './session/session-registry.js';
+import { MemoryStore } from './store/memory-store.js';
+import { WireConnection } from './wire/wire-connection.js';
+
+/** Options of {@link EmbeddedMongoServer.start}. */
+export interface EmbeddedMongoServerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+}
+
+/** Options of {@link EmbeddedMongoServer.stop}. */
+export interface EmbeddedMongoStopOptions {
+  /** Keep the data so that {@link EmbeddedMongoServer.listen} can serve it again (same as `close()`). */
+  keepData?: boolean;
+}
+
+/**
+ * An in-memory server speaking MongoDB's wire protocol, **for tests and
+ * demos — not a database**: no persistence, no journaling, no auth, no
+ * replication. It presents itself as a single-member replica-set primary
+ * (MongoDB 7.0, wire version 21) so that the official driver enables
+ * sessions, retryable writes and transactions.
+ *
+ * Lifecycle:
+ * - `EmbeddedMongoServer.start()` listens (default 127.0.0.1, random port).
+ * - `close()` closes the listener and every connection but keeps the data;
+ *   `listen()` serves the same data again on the same host and port
+ *   (`restart()` does both) — for fault-injection tests.
+ * - `stop()` closes everything and drops the data.
+ */
+export class EmbeddedMongoServer {
+  readonly host: string;
+  private boundPort: number;
+  private server?: Server;
+  private readonly store = new MemoryStore();
+  private readonly cursors = new CursorRegistry();
+  private readonly sessions = new SessionRegistry(this.store.locks);
+  private readonly router = new CommandRouter(this.store, this.cursors, this.sessions);
+  private readonly connections = new Set<WireConnection>();
+  private nextConnectionId = 1;
+
+  private constructor(options: EmbeddedMongoServerOptions) {
+    this.host = options.host ?? '127.0.0.1';
+    this.boundPort = options.port ?? 0;
+  }
+
+  /** Starts a server and resolves once it accepts connections. */
+  static async start(options: EmbeddedMongoServerOptions = {}): Promise<EmbeddedMongoServer> {
+    const server = new EmbeddedMongoServer(options);
+    await server.listen();
+    return server;
+  }
+
+  /** The port the server listens (or last listened) on. */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** Whether the listener is open. */
+  get listening(): boolean {
+    return this.server !== undefined;
+  }
+
+  /**
+   * Connection string for `mongoose.connect` / `new MongoClient`.
+   * `directConnection=true` keeps the driver on this one host although the
+   * server reports a replica set (needed for transactions).
+   */
+  get uri(): string {
+    return `mongodb://${this.host}:${this.port}/?directConnection=true`;
+  }
+
+  /** Opens the listener (again) on the same host and port, with the data kept by {@link close}. */
+  async listen(): Promise<void> {
+    if (this.server) return;
+    const server = createServer((socket) => this.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.boundPort, this.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    if (address && typeof address === 'object') this.boundPort = address.port;
+    this.server = server;
+  }
+
+  /**
+   * Closes the listener and every connection; open cursors and transactions
+   * are discarded (as a mongod restart would), committed data is kept.
+   */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const connection of this.connections) connection.destroy();
+    this.connections.clear();
+    this.cursors.clear();
+    this.sessions.abortAll();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** `close()` then `listen()`: same port, same data, all connections dropped. */
+  async restart(): Promise<void> {
+    await this.close();
+    await this.listen();
+  }
+
+  /** Closes every socket and drops the data (unless `keepData`, which equals `close()`). */
+  async stop(options: EmbeddedMongoStopOptions = {}): Promise<void> {
+    await this.close();
+    if (!options.keepData) this.store.clear();
+  }
+
+  /** Number of open client connections. */
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  toString(): string {
+    return `EmbeddedMongoServer(${this.uri}) — in-memory MongoDB wire-protocol server for tests and demos, not a database`;
+  }
+
+  private accept(socket: Socket): void {
+    const connection = new WireConnection(socket, this.router, {
+      host: this.host,
+      port: this.boundPort,
+      connectionId: this.nextConnectionId++,
+    });
+    this.connections.add(connection);
+    socket.once('close', () => this.connections.delete(connection));
+  }
+}

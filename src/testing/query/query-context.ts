@@ -1,0 +1,164 @@
+import { type Document, Long } from 'bson';
+import { Context, ProcessingMode } from 'mingo/core';
+import { Lazy, type Iterator } from 'mingo/lazy';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import * as projectionOperators from 'mingo/operators/projection';
+import * as queryOperators from 'mingo/operators/query';
+import * as windowOperators from 'mingo/operators/window';
+import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
+import { evalExpr } from 'mingo/core';
+import { resolve } from 'mingo/util';
+
+import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
+import { CommandError } from '../commands/command-error.js';
+import { sortDocuments, type SortSpec } from './sort-documents.js';
+
+type Predicate = (doc: unknown) => boolean;
+
+function candidates(lhs: unknown, depth: number): unknown[] {
+  if (!Array.isArray(lhs)) return [lhs];
+  // Paths through arrays of sub-documents resolve to nested arrays.
+  return depth > 0 ? [lhs, ...lhs, ...lhs.filter(Array.isArray).flat()] : [lhs, ...lhs];
+}
+
+function equalsMatch(lhs: unknown, rhs: unknown, depth: number): boolean {
+  if (rhs === null || rhs === undefined) {
+    if (lhs === null || lhs === undefined) return true;
+    return Array.isArray(lhs) && candidates(lhs, depth).some((v) => v === null || v === undefined);
+  }
+  return candidates(lhs, depth).some((v) => bsonEquals(v, rhs));
+}
+
+function rangeMatch(lhs: unknown, rhs: unknown, depth: number, test: (c: number) => boolean): boolean {
+  const rank = bsonTypeRank(rhs);
+  // Type bracketing: `$gt: 5` only ever matches numbers, `$lt: 'b'` only strings.
+  return candidates(lhs, depth).some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
+}
+
+function inMatch(lhs: unknown, values: unknown, depth: number): boolean {
+  if (!Array.isArray(values)) throw new CommandError('BadValue', '$in needs an array');
+  return values.some((value) =>
+    value instanceof RegExp
+      ? candidates(lhs, depth).some((v) => typeof v === 'string' && new RegExp(value.source, value.flags).test(v))
+      : equalsMatch(lhs, value, depth),
+  );
+}
+
+function queryOperator(match: (lhs: unknown, rhs: unknown, depth: number) => boolean) {
+  return (selector: string, value: unknown): Predicate => {
+    const depth = selector.split('.').length - 1;
+    return (doc) => match(resolve(doc as Document, selector, { unwrapArray: true }), value, depth);
+  };
+}
+
+function expressionComparison(test: (c: number) => boolean) {
+  return (obj: unknown, expr: unknown, options: Options): boolean => {
+    const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
+    return test(compareBson(a, b));
+  };
+}
+
+/** Comparison operators with MongoDB's BSON order (mingo's compare numbers as text). */
+const BSON_QUERY_OPERATORS = {
+  $eq: queryOperator(equalsMatch),
+  $ne: queryOperator((lhs, rhs, depth) => !equalsMatch(lhs, rhs, depth)),
+  $gt: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c > 0)),
+  $gte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c >= 0)),
+  $lt: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c < 0)),
+  $lte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c <= 0)),
+  $in: queryOperator(inMatch),
+  $nin: queryOperator((lhs, rhs, depth) => !inMatch(lhs, rhs, depth)),
+};
+
+const BSON_EXPRESSION_OPERATORS = {
+  $eq: expressionComparison((c) => c === 0),
+  $ne: expressionComparison((c) => c !== 0),
+  $gt: expressionComparison((c) => c > 0),
+  $gte: expressionComparison((c) => c >= 0),
+  $lt: expressionComparison((c) => c < 0),
+  $lte: expressionComparison((c) => c <= 0),
+  $cmp: (obj: unknown, expr: unknown, options: Options): number => {
+    const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
+    return compareBson(a, b);
+  },
+};
+
+const BSON_PIPELINE_OPERATORS = {
+  $sort: (collection: Iterator, spec: SortSpec): Iterator =>
+    collection.transform((docs: Document[]) => Lazy(sortDocuments(docs, spec))),
+};
+
+/** mingo operators with the BSON-order overrides taking precedence. */
+export const MONGO_CONTEXT: Context = Context.init({
+  accumulator: { ...accumulatorOperators },
+  expression: { ...expressionOperators, ...BSON_EXPRESSION_OPERATORS },
+  pipeline: { ...pipelineOperators, ...BSON_PIPELINE_OPERATORS },
+  projection: { ...projectionOperators },
+  query: { ...queryOperators, ...BSON_QUERY_OPERATORS },
+  window: { ...windowOperators },
+} as unknown as Parameters<typeof Context.init>[0]);
+
+/** mingo options for the embedded server: strict MongoDB mode, no `$where` scripts. */
+export function mingoOptions(extra: Partial<Options> = {}): Partial<Options> {
+  return {
+    context: MONGO_CONTEXT,
+    idKey: '_id',
+    useStrictMode: true,
+    scriptEnabled: false,
+    processingMode: ProcessingMode.CLONE_OFF,
+    ...extra,
+  };
+}
+
+/** Runs `fn`, turning mingo's errors into MongoDB's BadValue error. */
+export function withMingoErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw new CommandError('BadValue', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * mingo's Query eagerly JSON.stringify()s its condition (for an assertion
+ * message), which throws on bigint; our comparators accept Long equally.
+ */
+function longsForMingo(value: unknown): unknown {
+  if (typeof value === 'bigint') return Long.fromBigInt(value);
+  if (Array.isArray(value)) return value.map(longsForMingo);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Document = {};
+    for (const [key, v] of Object.entries(value)) out[key] = longsForMingo(v);
+    return out;
+  }
+  return value;
+}
+
+/** Compiles a query filter into a predicate (throws BadValue on a bad filter). */
+export function compileFilter(filter: Document | undefined): (doc: Document) => boolean {
+  if (filter === undefined || filter === null || Object.keys(filter).length === 0) return () => true;
+  if (typeof filter !== 'object' || Array.isArray(filter)) {
+    throw new CommandError('TypeMismatch', "BSON field 'filter' is the wrong type, expected type 'object'");
+  }
+  const query = withMingoErrors(() => new Query(longsForMingo(filter) as Document, mingoOptions()));
+  return (doc) => withMingoErrors(() => query.test(doc));
+}
+
+/** Puts `projected`'s fields in `source`'s field order, as mongod's projection keeps it. */
+function inSourceOrder(source: Document, projected: Document): Document {
+  const ordered: Document = {};
+  for (const key of Object.keys(source)) if (key in projected) ordered[key] = projected[key];
+  for (const key of Object.keys(projected)) if (!(key in ordered)) ordered[key] = projected[key];
+  return ordered;
+}
+
+/** Applies a find projection to already filtered and sorted documents. */
+export function projectDocuments(docs: Document[], projection: Document | undefined): Document[] {
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  const projected = withMingoErrors(() => new Query({}, mingoOptions()).find(docs, projection).all() as Document[]);
+  return projected.map((doc, i) => inSourceOrder(docs[i]!, doc));
+}

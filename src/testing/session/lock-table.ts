@@ -1,0 +1,46 @@
+import { CommandError } from '../commands/command-error.js';
+
+/**
+ * Which open transaction owns a document (or a unique key) it has written.
+ * A second writer gets WriteConflict, which `withTransaction` retries.
+ */
+export class LockTable {
+  private readonly owners = new Map<string, object>();
+
+  /** Lock name of a document. */
+  static documentLock(ns: string, idKey: string): string {
+    return `${ns}\u0000${idKey}`;
+  }
+
+  /** Lock name of a unique index key. */
+  static keyLock(ns: string, indexName: string, encoded: string): string {
+    return `${ns}\u0001${indexName}\u0000${encoded}`;
+  }
+
+  /** Takes `lock` for `owner`; throws WriteConflict if another owner holds it. */
+  acquire(lock: string, owner: object): void {
+    const holder = this.owners.get(lock);
+    if (holder !== undefined && holder !== owner) throw CommandError.writeConflict();
+    this.owners.set(lock, owner);
+  }
+
+  /** Throws WriteConflict when a transaction holds `lock` (for writes outside transactions). */
+  assertFree(lock: string): void {
+    if (this.owners.size > 0 && this.owners.has(lock)) {
+      throw new CommandError(
+        'WriteConflict',
+        'Write conflict: the document is being modified by an open transaction. Retry once it commits or aborts.',
+      );
+    }
+  }
+
+  /** Drops every lock `owner` holds. */
+  releaseAll(owner: object): void {
+    for (const [lock, holder] of this.owners) if (holder === owner) this.owners.delete(lock);
+  }
+
+  /** Drops all locks (server stop). */
+  clear(): void {
+    this.owners.clear();
+  }
+}

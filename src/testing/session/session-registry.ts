@@ -1,0 +1,122 @@
+import type { Document } from 'bson';
+
+import { CommandError } from '../commands/command-error.js';
+import type { LockTable } from './lock-table.js';
+import { Transaction } from './transaction.js';
+
+interface SessionState {
+  transaction?: Transaction;
+}
+
+const TRANSIENT = { errorLabels: ['TransientTransactionError'] };
+
+function sessionKey(cmd: Document): string | undefined {
+  const lsid = cmd.lsid as { id?: { toString(encoding: string): string } } | undefined;
+  return lsid?.id ? lsid.id.toString('hex') : undefined;
+}
+
+function txnNumberOf(cmd: Document): bigint | undefined {
+  const n: unknown = cmd.txnNumber;
+  if (n === undefined || n === null) return undefined;
+  return typeof n === 'bigint' ? n : BigInt(String(n));
+}
+
+function noSuchTransaction(txnNumber: bigint): CommandError {
+  return new CommandError(
+    'NoSuchTransaction',
+    `Transaction with { txnNumber: ${txnNumber} } has been aborted.`,
+    TRANSIENT,
+  );
+}
+
+/**
+ * Logical sessions and their transactions, keyed by `lsid.id`. Decides, per
+ * command, which transaction (if any) it runs in, following MongoDB's rules
+ * for `startTransaction`, `autocommit: false` and `txnNumber`.
+ */
+export class SessionRegistry {
+  private readonly sessions = new Map<string, SessionState>();
+
+  constructor(private readonly locks: LockTable) {}
+
+  private state(key: string): SessionState {
+    let state = this.sessions.get(key);
+    if (!state) this.sessions.set(key, (state = {}));
+    return state;
+  }
+
+  /**
+   * The transaction `cmd` belongs to, starting one on `startTransaction`.
+   * Undefined for commands outside transactions.
+   */
+  transactionFor(cmd: Document): Transaction | undefined {
+    const key = sessionKey(cmd);
+    const txnNumber = txnNumberOf(cmd);
+    if (key === undefined || txnNumber === undefined) return undefined;
+    const state = this.state(key);
+    const current = state.transaction;
+    if (cmd.autocommit !== false) {
+      // A retryable write with a newer txnNumber supersedes an open transaction.
+      if (current && current.txnNumber < txnNumber) current.abort();
+      return undefined;
+    }
+    if (cmd.startTransaction === true) {
+      if (current && current.txnNumber > txnNumber) {
+        throw new CommandError(
+          'BadValue',
+          `Cannot start transaction ${txnNumber} on session because a newer transaction ${current.txnNumber} has already started`,
+        );
+      }
+      if (current && current.txnNumber === txnNumber) {
+        throw new CommandError(
+          'BadValue',
+          `Transaction ${txnNumber} has already started on this session; use a new txnNumber`,
+        );
+      }
+      current?.abort();
+      state.transaction = new Transaction(txnNumber, this.locks);
+      return state.transaction;
+    }
+    if (!current || current.txnNumber !== txnNumber || current.state === 'aborted') throw noSuchTransaction(txnNumber);
+    if (current.state === 'committed') {
+      throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
+    }
+    return current;
+  }
+
+  /** `commitTransaction`: idempotent for an already committed transaction. */
+  commit(cmd: Document): void {
+    const txnNumber = txnNumberOf(cmd) ?? -1n;
+    const current = this.sessions.get(sessionKey(cmd) ?? '')?.transaction;
+    if (!current || current.txnNumber !== txnNumber || current.state === 'aborted') throw noSuchTransaction(txnNumber);
+    if (current.state === 'committed') return;
+    current.commit();
+  }
+
+  /** `abortTransaction`. */
+  abort(cmd: Document): void {
+    const txnNumber = txnNumberOf(cmd) ?? -1n;
+    const current = this.sessions.get(sessionKey(cmd) ?? '')?.transaction;
+    if (!current || current.txnNumber !== txnNumber || current.state === 'aborted') throw noSuchTransaction(txnNumber);
+    if (current.state === 'committed') {
+      throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
+    }
+    current.abort();
+  }
+
+  /** `endSessions`: aborts their open transactions and forgets them. */
+  end(lsids: Document[]): void {
+    for (const lsid of lsids) {
+      const key = sessionKey({ lsid });
+      if (key === undefined) continue;
+      this.sessions.get(key)?.transaction?.abort();
+      this.sessions.delete(key);
+    }
+  }
+
+  /** Aborts every open transaction (server stop). */
+  abortAll(): void {
+    for (const state of this.sessions.values()) state.transaction?.abort();
+    this.sessions.clear();
+  }
+}

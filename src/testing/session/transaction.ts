@@ -1,0 +1,52 @@
+import type { CollectionStore } from '../store/collection-store.js';
+import type { LockTable } from './lock-table.js';
+import { TransactionOverlay } from './transaction-overlay.js';
+
+/** Lifecycle of a {@link Transaction}. */
+export type TransactionState = 'in-progress' | 'committed' | 'aborted';
+
+/**
+ * One multi-document transaction (`lsid` + `txnNumber`): writes are buffered
+ * per collection, visible to the session's own reads, applied on commit and
+ * discarded on abort.
+ */
+export class Transaction {
+  state: TransactionState = 'in-progress';
+  private readonly overlays = new Map<string, TransactionOverlay>();
+
+  constructor(
+    readonly txnNumber: bigint,
+    private readonly locks: LockTable,
+  ) {}
+
+  /** This transaction's view of `collection`. */
+  view(collection: CollectionStore): TransactionOverlay {
+    let overlay = this.overlays.get(collection.ns);
+    if (!overlay || overlay.collection !== collection) {
+      overlay = new TransactionOverlay(collection, this.locks, this);
+      this.overlays.set(collection.ns, overlay);
+    }
+    return overlay;
+  }
+
+  /** Validates unique indexes again, then applies every buffered write atomically. */
+  commit(): void {
+    try {
+      for (const overlay of this.overlays.values()) overlay.validateCommit();
+    } catch (error) {
+      this.abort();
+      throw error;
+    }
+    for (const overlay of this.overlays.values()) overlay.apply();
+    this.state = 'committed';
+    this.locks.releaseAll(this);
+    this.overlays.clear();
+  }
+
+  /** Discards the buffered writes. */
+  abort(): void {
+    if (this.state === 'in-progress') this.state = 'aborted';
+    this.locks.releaseAll(this);
+    this.overlays.clear();
+  }
+}

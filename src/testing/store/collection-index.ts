@@ -1,0 +1,117 @@
+import type { Document } from 'bson';
+
+import { bsonTag } from '../bson/bson-compare.js';
+import { encodeIndexValue } from '../bson/index-key-encoder.js';
+import { formatDocument } from '../bson/format-key-value.js';
+import { CommandError } from '../commands/command-error.js';
+import { compileFilter } from '../query/query-context.js';
+
+/** An index as `createIndexes` receives it and `listIndexes` returns it. */
+export interface IndexSpec extends Document {
+  key: Document;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Document;
+}
+
+/** One key a document contributes to an index. */
+export interface IndexKey {
+  /** Canonical text used as the hash-map key. */
+  readonly encoded: string;
+  /** `{ field: value }` as reported in E11000 errors' `keyValue`. */
+  readonly keyValue: Document;
+}
+
+const MISSING = undefined;
+
+function valuesAt(value: unknown, parts: readonly string[]): unknown[] {
+  if (parts.length === 0) {
+    if (!Array.isArray(value)) return [value];
+    return value.length > 0 ? value : [MISSING];
+  }
+  if (Array.isArray(value)) {
+    const [head] = parts;
+    if (/^\d+$/.test(head!)) return valuesAt(value[Number(head)], parts.slice(1));
+    const found = value.flatMap((element) => valuesAt(element, parts));
+    return found.length > 0 ? found : [MISSING];
+  }
+  if (value === null || typeof value !== 'object' || value instanceof Date || bsonTag(value) !== undefined) {
+    return [MISSING];
+  }
+  return valuesAt((value as Document)[parts[0]!], parts.slice(1));
+}
+
+/**
+ * A secondary index. Unique indexes keep a hash map from the canonical
+ * encoding of the indexed values to the owning document's `_id` key, so a
+ * duplicate check is one map look-up rather than a collection scan.
+ */
+export class CollectionIndex {
+  readonly name: string;
+  readonly fields: readonly string[];
+  readonly unique: boolean;
+  private readonly partial?: (doc: Document) => boolean;
+  private readonly owners = new Map<string, string>();
+
+  constructor(readonly spec: IndexSpec) {
+    this.name = spec.name;
+    this.fields = Object.keys(spec.key);
+    this.unique = spec.unique === true;
+    if (spec.partialFilterExpression) this.partial = compileFilter(spec.partialFilterExpression);
+  }
+
+  /** The keys `doc` contributes ([] when sparse/partial exclude it). */
+  keysOf(doc: Document): IndexKey[] {
+    if (this.partial && !this.partial(doc)) return [];
+    const perField = this.fields.map((field) => valuesAt(doc, field.split('.')));
+    if (this.spec.sparse && perField.every((values) => values.every((v) => v === MISSING))) return [];
+    let combos: unknown[][] = [[]];
+    for (const values of perField) combos = combos.flatMap((combo) => values.map((v) => [...combo, v]));
+    const keys = new Map<string, IndexKey>();
+    for (const combo of combos) {
+      const encoded = combo.map(encodeIndexValue).join('\u0000');
+      if (keys.has(encoded)) continue;
+      const keyValue: Document = {};
+      this.fields.forEach((field, i) => (keyValue[field] = combo[i] ?? null));
+      keys.set(encoded, { encoded, keyValue });
+    }
+    return [...keys.values()];
+  }
+
+  /** The `_id` key of the committed document holding `encoded`, if any. */
+  ownerOf(encoded: string): string | undefined {
+    return this.owners.get(encoded);
+  }
+
+  /** Records `doc`'s keys (unique indexes only). */
+  add(idKey: string, doc: Document): void {
+    if (!this.unique) return;
+    for (const key of this.keysOf(doc)) this.owners.set(key.encoded, idKey);
+  }
+
+  /** Forgets `doc`'s keys (unique indexes only). */
+  remove(idKey: string, doc: Document): void {
+    if (!this.unique) return;
+    for (const key of this.keysOf(doc)) if (this.owners.get(key.encoded) === idKey) this.owners.delete(key.encoded);
+  }
+
+  /** The E11000 error MongoDB reports for `key` in collection `ns`. */
+  duplicateError(ns: string, key: IndexKey): CommandError {
+    return duplicateKeyError(ns, this.name, this.spec.key, key.keyValue);
+  }
+}
+
+/** MongoDB's E11000 error with `keyPattern` and `keyValue`. */
+export function duplicateKeyError(
+  ns: string,
+  indexName: string,
+  keyPattern: Document,
+  keyValue: Document,
+): CommandError {
+  return new CommandError(
+    'DuplicateKey',
+    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: ${formatDocument(keyValue)}`,
+    { keyPattern: { ...keyPattern }, keyValue: { ...keyValue } },
+  );
+}

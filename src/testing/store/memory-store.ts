@@ -1,0 +1,66 @@
+import type { Document } from 'bson';
+
+import { LockTable } from '../session/lock-table.js';
+import { CollectionStore } from './collection-store.js';
+
+/**
+ * All databases of one embedded server, in memory. It outlives the TCP
+ * listener so a server can be closed and reopened with the same data.
+ */
+export class MemoryStore {
+  readonly locks = new LockTable();
+  private readonly databases = new Map<string, Map<string, CollectionStore>>();
+
+  /** The collection, or undefined when it does not exist. */
+  collection(db: string, name: string): CollectionStore | undefined {
+    return this.databases.get(db)?.get(name);
+  }
+
+  /** The collection, created (implicitly, as MongoDB does on first write) if missing. */
+  ensureCollection(
+    db: string,
+    name: string,
+    options: Document = {},
+  ): { collection: CollectionStore; created: boolean } {
+    let collections = this.databases.get(db);
+    if (!collections) {
+      collections = new Map();
+      this.databases.set(db, collections);
+    }
+    const existing = collections.get(name);
+    if (existing) return { collection: existing, created: false };
+    const collection = new CollectionStore(db, name, this.locks, options);
+    collections.set(name, collection);
+    return { collection, created: true };
+  }
+
+  /** Drops a collection; returns the dropped one. */
+  dropCollection(db: string, name: string): CollectionStore | undefined {
+    const collections = this.databases.get(db);
+    const existing = collections?.get(name);
+    if (existing) collections!.delete(name);
+    if (collections && collections.size === 0) this.databases.delete(db);
+    return existing;
+  }
+
+  /** Drops a database and all its collections. */
+  dropDatabase(db: string): void {
+    this.databases.delete(db);
+  }
+
+  /** Collections of a database, in creation order. */
+  collections(db: string): CollectionStore[] {
+    return [...(this.databases.get(db)?.values() ?? [])];
+  }
+
+  /** Names of databases that hold at least one collection. */
+  databaseNames(): string[] {
+    return [...this.databases.keys()];
+  }
+
+  /** Forgets all data. */
+  clear(): void {
+    this.databases.clear();
+    this.locks.clear();
+  }
+}

@@ -1,0 +1,46 @@
+import { HEADER_SIZE, MAX_MESSAGE_SIZE } from './wire-constants.js';
+import { WireProtocolError } from './wire-protocol-error.js';
+
+/**
+ * Splits a TCP byte stream into whole wire-protocol frames using the
+ * leading int32 messageLength, validating it before buffering anything.
+ */
+export class MessageFramer {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  /** Adds received bytes and returns every frame now complete (throws WireProtocolError on a bad length). */
+  push(data: Buffer): Buffer[] {
+    this.chunks.push(data);
+    this.buffered += data.length;
+    const frames: Buffer[] = [];
+    while (this.buffered >= 4) {
+      const head = this.peek(Math.min(this.buffered, HEADER_SIZE));
+      const length = head.readInt32LE(0);
+      if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE) {
+        const requestId = head.length >= 8 ? head.readInt32LE(4) : undefined;
+        throw new WireProtocolError(
+          `recv(): message msgLen ${length} is invalid. Min ${HEADER_SIZE} Max: ${MAX_MESSAGE_SIZE}`,
+          requestId,
+        );
+      }
+      if (this.buffered < length) break;
+      frames.push(this.take(length));
+    }
+    return frames;
+  }
+
+  private peek(n: number): Buffer {
+    if (this.chunks[0]!.length >= n) return this.chunks[0]!.subarray(0, n);
+    return Buffer.concat(this.chunks).subarray(0, n);
+  }
+
+  private take(n: number): Buffer {
+    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const frame = all.subarray(0, n);
+    const rest = all.subarray(n);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.buffered = rest.length;
+    return frame;
+  }
+}
