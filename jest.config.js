@@ -24,7 +24,12 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   // Sources import each other with the `.js` suffix Node's ESM resolver needs.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The sample app imports the library by its package name, as a user would.
+  moduleNameMapper: {
+    '^nestjs-objectid$': '<rootDir>/src/index.ts',
+    '^nestjs-objectid/(.*)$': '<rootDir>/src/$1/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/sample-app/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,

@@ -9,8 +9,13 @@ if (!existsSync(entry)) {
   console.log('Meanwhile: `npm test` runs the library tests, `npm run bench` the benchmarks.');
   process.exit(0);
 }
-const child = spawn(process.execPath, ['--import', '@swc-node/register/esm-register', entry.pathname], {
-  stdio: 'inherit',
-});
+const alias = new URL('./source-alias.mjs', import.meta.url).pathname;
+const child = spawn(
+  process.execPath,
+  ['--import', '@swc-node/register/esm-register', '--import', alias, ...process.argv.slice(2), entry.pathname],
+  {
+    stdio: 'inherit',
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
