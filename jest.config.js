@@ -30,7 +30,12 @@ export default {
     '^nestjs-objectid/(.*)$': '<rootDir>/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/sample-app/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/test/**/*.spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/sample-app/**/*.spec.ts',
+  ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,
 };
