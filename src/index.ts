@@ -37,3 +37,11 @@ export {
 } from './time/object-id-time.js';
 export { IS_OBJECT_ID, IsObjectId, isObjectId, type IsObjectIdOptions } from './validation/is-object-id.decorator.js';
 export { ToObjectId, toObjectIdValue, type ToObjectIdOptions } from './validation/to-object-id.decorator.js';
+export {
+  keysetQuery,
+  MAX_KEYSET_LIMIT,
+  toKeysetPage,
+  type KeysetPage,
+  type KeysetQuery,
+  type KeysetQueryOptions,
+} from './pagination/keyset-pagination.js';
