@@ -3,37 +3,16 @@
  * the official driver and mongoose. Passes unchanged against a real MongoDB
  * when MONGO_URL is set.
  */
-import { type Collection, type Db, MongoClient, MongoServerError, ObjectId } from 'mongodb';
+import { MongoServerError, ObjectId } from 'mongodb';
 import mongoose from 'mongoose';
 
-import { startTestMongo, type TestMongo } from './index.js';
+import { useDriverFixture } from './conformance.fixture.js';
 
-let mongo: TestMongo;
-let client: MongoClient;
-let db: Db;
-
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await new MongoClient(mongo.uri).connect();
-  db = client.db();
-});
-
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
-
-async function fresh(name: string): Promise<Collection> {
-  await db
-    .collection(name)
-    .drop()
-    .catch(() => undefined);
-  return db.collection(name);
-}
+const fx = useDriverFixture();
 
 describe('CRUD through the driver', () => {
   it('inserts, finds, updates, replaces and deletes', async () => {
-    const c = await fresh('crud');
+    const c = await fx.fresh('crud');
     const { insertedId } = await c.insertOne({ name: 'a', tags: ['x', 'y'], nested: { n: 1 } });
     expect(insertedId).toBeInstanceOf(ObjectId);
     await c.insertMany([
@@ -68,7 +47,7 @@ describe('CRUD through the driver', () => {
   });
 
   it('supports projection, sort, skip and limit on find', async () => {
-    const c = await fresh('paging');
+    const c = await fx.fresh('paging');
     await c.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, sq: (i * 7) % 20, group: i % 3 })) as never[]);
     const page = await c
       .find({ group: { $in: [0, 1] } }, { projection: { sq: 1 } })
@@ -83,7 +62,7 @@ describe('CRUD through the driver', () => {
   });
 
   it('applies update operators: $set nested, $unset, $push, $addToSet, $pull, arrayFilters', async () => {
-    const c = await fresh('ops');
+    const c = await fx.fresh('ops');
     await c.insertOne({
       _id: 'd' as never,
       items: [
@@ -112,7 +91,7 @@ describe('CRUD through the driver', () => {
   });
 
   it('upserts with $setOnInsert only on insert', async () => {
-    const c = await fresh('upsert');
+    const c = await fx.fresh('upsert');
     const first = await c.updateOne(
       { key: 'k' },
       { $setOnInsert: { created: 1 }, $inc: { hits: 1 } },
@@ -132,7 +111,7 @@ describe('CRUD through the driver', () => {
   });
 
   it('refuses to change _id', async () => {
-    const c = await fresh('immutable');
+    const c = await fx.fresh('immutable');
     await c.insertOne({ _id: 1 as never, v: 1 });
     const error = await c.updateOne({ _id: 1 as never }, { $set: { _id: 2 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoServerError);
@@ -142,7 +121,7 @@ describe('CRUD through the driver', () => {
 
 describe('cursors', () => {
   it('streams 1,500 documents through getMore with batchSize, in insertion order', async () => {
-    const c = await fresh('big');
+    const c = await fx.fresh('big');
     await c.insertMany(Array.from({ length: 1500 }, (_, i) => ({ i })));
     const seen: number[] = [];
     for await (const doc of c.find({}, { batchSize: 100 })) seen.push(doc.i as number);
@@ -151,7 +130,7 @@ describe('cursors', () => {
   });
 
   it('pages with $gt on _id (ObjectId order) without gaps or repeats', async () => {
-    const c = await fresh('keyset');
+    const c = await fx.fresh('keyset');
     const ids = Array.from({ length: 250 }, () => new ObjectId());
     await c.insertMany([...ids].reverse().map((_id, i) => ({ _id, i })));
     const sorted = [...ids].sort((a, b) => a.toHexString().localeCompare(b.toHexString()));
@@ -171,13 +150,13 @@ describe('cursors', () => {
   });
 
   it('raises CursorNotFound (43) for getMore on a killed cursor', async () => {
-    const c = await fresh('killed');
+    const c = await fx.fresh('killed');
     await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ i })));
-    const first = await db.command({ find: 'killed', batchSize: 2 });
+    const first = await fx.db.command({ find: 'killed', batchSize: 2 });
     const id = first.cursor.id;
-    const killed = await db.command({ killCursors: 'killed', cursors: [id] });
+    const killed = await fx.db.command({ killCursors: 'killed', cursors: [id] });
     expect(killed.cursorsKilled).toHaveLength(1);
-    const error = await db.command({ getMore: id, collection: 'killed' }).catch((e: unknown) => e);
+    const error = await fx.db.command({ getMore: id, collection: 'killed' }).catch((e: unknown) => e);
     expect((error as MongoServerError).code).toBe(43);
     expect((error as MongoServerError).codeName).toBe('CursorNotFound');
   });
@@ -185,17 +164,17 @@ describe('cursors', () => {
 
 describe('commands', () => {
   it('answers ping, hello and buildInfo', async () => {
-    expect((await db.admin().ping()).ok).toBe(1);
-    const hello = await db.admin().command({ hello: 1 });
+    expect((await fx.db.admin().ping()).ok).toBe(1);
+    const hello = await fx.db.admin().command({ hello: 1 });
     expect(hello.isWritablePrimary).toBe(true);
     expect(hello.maxWireVersion).toBeGreaterThanOrEqual(9);
     expect(typeof hello.logicalSessionTimeoutMinutes).toBe('number');
-    const info = await db.admin().command({ buildInfo: 1 });
+    const info = await fx.db.admin().command({ buildInfo: 1 });
     expect(info.version).toMatch(/^\d+\.\d+/);
   });
 
   it('returns CommandNotFound (59) for an unknown command', async () => {
-    const error = await db.command({ frobnicate: 1 }).catch((e: unknown) => e);
+    const error = await fx.db.command({ frobnicate: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoServerError);
     expect((error as MongoServerError).code).toBe(59);
     expect((error as MongoServerError).codeName).toBe('CommandNotFound');
@@ -203,8 +182,8 @@ describe('commands', () => {
   });
 
   it('runs distinct, count and aggregate ($match, $group, $sort, $project, $skip, $limit, $lookup)', async () => {
-    const orders = await fresh('orders');
-    const users = await fresh('users');
+    const orders = await fx.fresh('orders');
+    const users = await fx.fresh('users');
     await users.insertMany([
       { _id: 1 as never, name: 'ann' },
       { _id: 2 as never, name: 'bob' },
@@ -216,7 +195,7 @@ describe('commands', () => {
     ]);
     expect((await orders.distinct('tags')).sort()).toEqual(['a', 'b', 'c']);
     expect((await orders.distinct('user', { total: { $gt: 2 } })).sort()).toEqual([1]);
-    expect((await db.command({ count: 'orders', query: { user: 1 } })).n).toBe(2);
+    expect((await fx.db.command({ count: 'orders', query: { user: 1 } })).n).toBe(2);
     const totals = await orders
       .aggregate([
         { $match: { total: { $gte: 1 } } },
@@ -235,23 +214,23 @@ describe('commands', () => {
   });
 
   it('creates, lists and drops collections and databases', async () => {
-    await db.createCollection('made');
-    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    await fx.db.createCollection('made');
+    const names = (await fx.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     expect(names).toContain('made');
-    expect(await db.collection('made').drop()).toBe(true);
-    expect((await db.listCollections({ name: 'made' }).toArray()).length).toBe(0);
+    expect(await fx.db.collection('made').drop()).toBe(true);
+    expect((await fx.db.listCollections({ name: 'made' }).toArray()).length).toBe(0);
 
-    const other = client.db(`${mongo.dbName}_x`);
+    const other = fx.client.db(`${fx.mongo.dbName}_x`);
     await other.collection('c').insertOne({ a: 1 });
-    const dbs = (await client.db().admin().listDatabases()).databases.map((d) => d.name);
-    expect(dbs).toContain(`${mongo.dbName}_x`);
+    const dbs = (await fx.client.db().admin().listDatabases()).databases.map((d) => d.name);
+    expect(dbs).toContain(`${fx.mongo.dbName}_x`);
     await other.dropDatabase();
-    const after = (await client.db().admin().listDatabases()).databases.map((d) => d.name);
-    expect(after).not.toContain(`${mongo.dbName}_x`);
+    const after = (await fx.client.db().admin().listDatabases()).databases.map((d) => d.name);
+    expect(after).not.toContain(`${fx.mongo.dbName}_x`);
   });
 
   it('creates, lists and drops indexes; listIndexes on a missing collection is NamespaceNotFound (26)', async () => {
-    const c = await fresh('indexed');
+    const c = await fx.fresh('indexed');
     expect(await c.createIndex({ a: 1, b: -1 }, { name: 'ab' })).toBe('ab');
     await c.createIndex({ slug: 1 }, { unique: true });
     const indexes = await c.listIndexes().toArray();
@@ -261,14 +240,14 @@ describe('commands', () => {
     expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'slug_1']);
     await c.dropIndexes();
     expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
-    const error = await db.command({ listIndexes: 'no_such_collection' }).catch((e: unknown) => e);
+    const error = await fx.db.command({ listIndexes: 'no_such_collection' }).catch((e: unknown) => e);
     expect((error as MongoServerError).code).toBe(26);
   });
 });
 
 describe('mongoose', () => {
   it('runs Model.init, syncIndexes, create, find and findOneAndUpdate', async () => {
-    const conn = await mongoose.createConnection(mongo.uri).asPromise();
+    const conn = await mongoose.createConnection(fx.mongo.uri).asPromise();
     try {
       const schema = new mongoose.Schema({ slug: { type: String, unique: true }, views: { type: Number, default: 0 } });
       schema.index({ views: -1 });

@@ -3,32 +3,11 @@
  * double / Decimal128, and `$inc`'s numeric type rules — observed only
  * through the driver (works against a real MongoDB via MONGO_URL).
  */
-import { type Collection, type Db, Decimal128, Double, Int32, Long, MongoClient, ObjectId } from 'mongodb';
+import { type Collection, Decimal128, Double, Int32, Long, ObjectId } from 'mongodb';
 
-import { startTestMongo, type TestMongo } from './index.js';
+import { useDriverFixture } from './conformance.fixture.js';
 
-let mongo: TestMongo;
-let client: MongoClient;
-let db: Db;
-
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await new MongoClient(mongo.uri).connect();
-  db = client.db();
-});
-
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
-
-async function fresh(name: string): Promise<Collection> {
-  await db
-    .collection(name)
-    .drop()
-    .catch(() => undefined);
-  return db.collection(name);
-}
+const fx = useDriverFixture();
 
 const MIXED = [
   { _id: 'int3', v: new Int32(3) },
@@ -45,7 +24,7 @@ const MIXED = [
 describe('numeric order across types', () => {
   let c: Collection;
   beforeAll(async () => {
-    c = await fresh('numbers');
+    c = await fx.fresh('numbers');
     await c.insertMany(MIXED.map((d) => ({ ...d })) as never[]);
   });
 
@@ -76,7 +55,7 @@ describe('numeric order across types', () => {
 
 describe('cross-type order', () => {
   it('sorts null < numbers < strings < objects < ObjectId < booleans < dates', async () => {
-    const c = await fresh('types');
+    const c = await fx.fresh('types');
     const docs = [
       { _id: 'date', v: new Date(0) },
       { _id: 'bool', v: false },
@@ -94,7 +73,7 @@ describe('cross-type order', () => {
   });
 
   it('compares strings by UTF-8 bytes, not locale', async () => {
-    const c = await fresh('strings');
+    const c = await fx.fresh('strings');
     await c.insertMany(['b', 'B', 'a', 'é', '\u{1F600}', '\uFFFD'].map((v) => ({ v })));
     const sorted = (await c.find().sort({ v: 1 }).toArray()).map((d) => d.v);
     expect(sorted).toEqual(['B', 'a', 'b', 'é', '\uFFFD', '\u{1F600}']);
@@ -112,7 +91,7 @@ describe('$inc numeric type rules', () => {
     ['double + int32 is double', new Double(1.5), new Int32(1), Double, '2.5'],
     ['int32 + Int64 is Int64', new Int32(7), Long.fromNumber(1), Long, '8'],
   ])('%s', async (_label, start, amount, type, expected) => {
-    const c = await fresh('inc');
+    const c = await fx.fresh('inc');
     await c.insertOne({ _id: 1 as never, n: start });
     await c.updateOne({ _id: 1 as never }, { $inc: { n: amount as never } });
     const doc = await c.findOne({ _id: 1 as never }, raw);
@@ -121,7 +100,7 @@ describe('$inc numeric type rules', () => {
   });
 
   it('counts exactly past 2^53 with Long increments', async () => {
-    const c = await fresh('bigcounter');
+    const c = await fx.fresh('bigcounter');
     await c.insertOne({ _id: 'seq' as never, n: Long.fromString('9007199254740990') });
     for (let i = 0; i < 10; i++) {
       await c.findOneAndUpdate({ _id: 'seq' as never }, { $inc: { n: Long.fromNumber(1) } });
@@ -131,7 +110,7 @@ describe('$inc numeric type rules', () => {
   });
 
   it('rejects $inc on a string with TypeMismatch (14)', async () => {
-    const c = await fresh('incbad');
+    const c = await fx.fresh('incbad');
     await c.insertOne({ _id: 1 as never, n: 'x' });
     const error = await c.updateOne({ _id: 1 as never }, { $inc: { n: 1 } as never }).catch((e: unknown) => e);
     expect((error as { code?: number }).code).toBe(14);

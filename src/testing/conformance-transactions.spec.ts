@@ -3,38 +3,16 @@
  * transactions through `session.withTransaction`, via the driver and
  * mongoose (a real replica set via MONGO_URL passes the same suite).
  */
-import { type Collection, type Db, MongoClient, MongoServerError } from 'mongodb';
+import { MongoServerError } from 'mongodb';
 import mongoose from 'mongoose';
 
-import { startTestMongo, type TestMongo } from './index.js';
+import { useDriverFixture } from './conformance.fixture.js';
 
-let mongo: TestMongo;
-let client: MongoClient;
-let db: Db;
-
-beforeAll(async () => {
-  mongo = await startTestMongo({ transactions: true });
-  client = await new MongoClient(mongo.uri).connect();
-  db = client.db();
-});
-
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
-
-async function fresh(name: string): Promise<Collection> {
-  await db
-    .collection(name)
-    .drop()
-    .catch(() => undefined);
-  await db.createCollection(name);
-  return db.collection(name);
-}
+const fx = useDriverFixture({ transactions: true });
 
 describe('atomic findOneAndUpdate upserts', () => {
   it('500 concurrent $inc upserts through mongoose return exactly 1..500', async () => {
-    const conn = await mongoose.createConnection(mongo.uri).asPromise();
+    const conn = await mongoose.createConnection(fx.mongo.uri).asPromise();
     try {
       const Counter = conn.model('Counter', new mongoose.Schema({ _id: String, seq: Number }, { versionKey: false }));
       const results = await Promise.all(
@@ -57,9 +35,9 @@ describe('atomic findOneAndUpdate upserts', () => {
 
 describe('transactions', () => {
   it('commits writes to several collections atomically; outsiders see nothing before commit', async () => {
-    const a = await fresh('tx_a');
-    const b = await fresh('tx_b');
-    const session = client.startSession();
+    const a = await fx.fresh('tx_a');
+    const b = await fx.fresh('tx_b');
+    const session = fx.client.startSession();
     try {
       await session.withTransaction(async () => {
         await a.insertOne({ _id: 1 as never, v: 'a' }, { session });
@@ -76,9 +54,9 @@ describe('transactions', () => {
   });
 
   it('discards writes on abortTransaction', async () => {
-    const c = await fresh('tx_abort');
+    const c = await fx.fresh('tx_abort');
     await c.insertOne({ _id: 1 as never, n: 1 });
-    const session = client.startSession();
+    const session = fx.client.startSession();
     try {
       session.startTransaction();
       await c.insertOne({ _id: 2 as never }, { session });
@@ -92,8 +70,8 @@ describe('transactions', () => {
   });
 
   it('aborts when the callback throws', async () => {
-    const c = await fresh('tx_throw');
-    const session = client.startSession();
+    const c = await fx.fresh('tx_throw');
+    const session = fx.client.startSession();
     try {
       await expect(
         session.withTransaction(async () => {
@@ -108,10 +86,10 @@ describe('transactions', () => {
   });
 
   it('retries on WriteConflict (112, TransientTransactionError) and then commits', async () => {
-    const c = await fresh('tx_conflict');
+    const c = await fx.fresh('tx_conflict');
     await c.insertOne({ _id: 'k' as never, n: 0 });
-    const holder = client.startSession();
-    const retrier = client.startSession();
+    const holder = fx.client.startSession();
+    const retrier = fx.client.startSession();
     try {
       holder.startTransaction();
       await c.updateOne({ _id: 'k' as never }, { $inc: { n: 100 } }, { session: holder });
@@ -140,10 +118,10 @@ describe('transactions', () => {
   });
 
   it('checks unique indexes against committed data and its own writes; a failed statement aborts (NoSuchTransaction 251)', async () => {
-    const c = await fresh('tx_unique');
+    const c = await fx.fresh('tx_unique');
     await c.createIndex({ slug: 1 }, { unique: true });
     await c.insertOne({ slug: 'taken' });
-    const session = client.startSession();
+    const session = fx.client.startSession();
     try {
       session.startTransaction();
       await c.insertOne({ slug: 'new' }, { session });
@@ -165,7 +143,7 @@ describe('transactions', () => {
   });
 
   it('works through mongoose connection.transaction()', async () => {
-    const conn = await mongoose.createConnection(mongo.uri).asPromise();
+    const conn = await mongoose.createConnection(fx.mongo.uri).asPromise();
     try {
       const Account = conn.model('Account', new mongoose.Schema({ _id: String, balance: Number }));
       await Account.createCollection();

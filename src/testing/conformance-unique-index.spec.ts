@@ -3,33 +3,12 @@
  * shapes, through the driver and mongoose (works against a real MongoDB
  * via MONGO_URL).
  */
-import { type Collection, type Db, MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import mongoose from 'mongoose';
 
-import { startTestMongo, type TestMongo } from './index.js';
+import { useDriverFixture } from './conformance.fixture.js';
 
-let mongo: TestMongo;
-let client: MongoClient;
-let db: Db;
-
-beforeAll(async () => {
-  mongo = await startTestMongo();
-  client = await new MongoClient(mongo.uri).connect();
-  db = client.db();
-});
-
-afterAll(async () => {
-  await client?.close();
-  await mongo?.stop();
-});
-
-async function fresh(name: string): Promise<Collection> {
-  await db
-    .collection(name)
-    .drop()
-    .catch(() => undefined);
-  return db.collection(name);
-}
+const fx = useDriverFixture();
 
 async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
   const error = await promise.then(
@@ -42,17 +21,17 @@ async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
 
 describe('duplicate key shapes', () => {
   it('insert: writeErrors entry with code, errmsg, keyPattern, keyValue; nothing written', async () => {
-    const c = await fresh('slugs');
+    const c = await fx.fresh('slugs');
     await c.createIndex({ slug: 1 }, { unique: true });
     await c.insertOne({ slug: 'a' });
-    const reply = await db.command({ insert: 'slugs', documents: [{ slug: 'a', extra: 1 }] });
+    const reply = await fx.db.command({ insert: 'slugs', documents: [{ slug: 'a', extra: 1 }] });
     expect(reply.ok).toBe(1);
     expect(reply.n).toBe(0);
     expect(reply.writeErrors).toEqual([
       {
         index: 0,
         code: 11000,
-        errmsg: `E11000 duplicate key error collection: ${mongo.dbName}.slugs index: slug_1 dup key: { slug: "a" }`,
+        errmsg: `E11000 duplicate key error collection: ${fx.mongo.dbName}.slugs index: slug_1 dup key: { slug: "a" }`,
         keyPattern: { slug: 1 },
         keyValue: { slug: 'a' },
       },
@@ -64,17 +43,17 @@ describe('duplicate key shapes', () => {
   });
 
   it('duplicate _id uses the _id_ index', async () => {
-    const c = await fresh('ids');
+    const c = await fx.fresh('ids');
     await c.insertOne({ _id: 'x' as never });
     const error = await rejection(c.insertOne({ _id: 'x' as never }));
     expect(error.message).toBe(
-      `E11000 duplicate key error collection: ${mongo.dbName}.ids index: _id_ dup key: { _id: "x" }`,
+      `E11000 duplicate key error collection: ${fx.mongo.dbName}.ids index: _id_ dup key: { _id: "x" }`,
     );
     expect(error.keyPattern).toEqual({ _id: 1 });
   });
 
   it('ordered insertMany stops at the first duplicate; unordered continues', async () => {
-    const c = await fresh('batch');
+    const c = await fx.fresh('batch');
     await c.createIndex({ k: 1 }, { unique: true });
     const ordered = await c.insertMany([{ k: 1 }, { k: 2 }, { k: 1 }, { k: 3 }]).catch((e: unknown) => e);
     expect(ordered).toBeInstanceOf(MongoBulkWriteError);
@@ -88,13 +67,13 @@ describe('duplicate key shapes', () => {
   });
 
   it('update: writeErrors with ok: 1 and the document unchanged', async () => {
-    const c = await fresh('upd');
+    const c = await fx.fresh('upd');
     await c.createIndex({ slug: 1 }, { unique: true });
     await c.insertMany([
       { _id: 1 as never, slug: 'a' },
       { _id: 2 as never, slug: 'b' },
     ]);
-    const reply = await db.command({
+    const reply = await fx.db.command({
       update: 'upd',
       updates: [{ q: { _id: 2 }, u: { $set: { slug: 'a', other: 1 } } }],
     });
@@ -109,7 +88,7 @@ describe('duplicate key shapes', () => {
   });
 
   it('findAndModify: top-level DuplicateKey error with keyPattern and keyValue', async () => {
-    const c = await fresh('fam');
+    const c = await fx.fresh('fam');
     await c.createIndex({ slug: 1 }, { unique: true });
     await c.insertMany([{ slug: 'a' }, { slug: 'b' }]);
     const error = await rejection(c.findOneAndUpdate({ slug: 'b' }, { $set: { slug: 'a' } }));
@@ -121,7 +100,7 @@ describe('duplicate key shapes', () => {
   });
 
   it('createIndex over duplicate data fails with 11000 and builds nothing', async () => {
-    const c = await fresh('dupdata');
+    const c = await fx.fresh('dupdata');
     await c.insertMany([{ e: 'x' }, { e: 'x' }]);
     const error = await rejection(c.createIndex({ e: 1 }, { unique: true }));
     expect(error.code).toBe(11000);
@@ -171,7 +150,7 @@ describe('duplicate key shapes', () => {
       { tags: 'b' },
     ],
   ])('%s', async (_label, key, options, accepted, rejected, keyValue) => {
-    const c = await fresh('shapes');
+    const c = await fx.fresh('shapes');
     await c.createIndex(key, { unique: true, ...options });
     await c.insertMany(accepted.map((d) => ({ ...d })));
     const error = await rejection(c.insertOne({ ...rejected }));
@@ -181,7 +160,7 @@ describe('duplicate key shapes', () => {
   });
 
   it('frees the key when the owner is updated or deleted', async () => {
-    const c = await fresh('reuse');
+    const c = await fx.fresh('reuse');
     await c.createIndex({ u: 1 }, { unique: true });
     await c.insertOne({ _id: 1 as never, u: 'a' });
     await c.updateOne({ _id: 1 as never }, { $set: { u: 'b' } });
@@ -194,7 +173,7 @@ describe('duplicate key shapes', () => {
 
 describe('mongoose surfaces duplicates', () => {
   it('as MongoServerError with code 11000 and keyValue', async () => {
-    const conn = await mongoose.createConnection(mongo.uri).asPromise();
+    const conn = await mongoose.createConnection(fx.mongo.uri).asPromise();
     try {
       const User = conn.model('User', new mongoose.Schema({ email: { type: String, unique: true } }));
       await User.init();

@@ -1,0 +1,51 @@
+import { type Collection, type Db, MongoClient } from 'mongodb';
+import { startTestMongo, type StartTestMongoOptions, type TestMongo } from './start-test-mongo.js';
+
+/** What a conformance suite works with; valid from its `beforeAll` on. */
+export interface DriverFixture {
+  readonly mongo: TestMongo;
+  readonly client: MongoClient;
+  readonly db: Db;
+  /** The named collection, dropped first so each test starts empty. */
+  fresh(name: string): Promise<Collection>;
+}
+
+/**
+ * Starts a test MongoDB (embedded, or `MONGO_URL`) and an official driver
+ * client for the enclosing suite, and tears both down after it.
+ */
+export function useDriverFixture(options: StartTestMongoOptions = {}): DriverFixture {
+  let mongo: TestMongo | undefined;
+  let client: MongoClient | undefined;
+  beforeAll(async () => {
+    mongo = await startTestMongo(options);
+    client = await new MongoClient(mongo.uri).connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await mongo?.stop();
+  });
+  const ready = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`${name} is used before the suite's beforeAll ran`);
+    return value;
+  };
+  return {
+    get mongo() {
+      return ready(mongo, 'mongo');
+    },
+    get client() {
+      return ready(client, 'client');
+    },
+    get db() {
+      return ready(client, 'client').db();
+    },
+    async fresh(name: string) {
+      const db = ready(client, 'client').db();
+      await db
+        .collection(name)
+        .drop()
+        .catch(() => undefined);
+      return db.collection(name);
+    },
+  };
+}
