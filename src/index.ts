@@ -16,6 +16,7 @@ export {
   type ObjectIdModuleAsyncOptions,
   type ObjectIdModuleExtras,
   type ObjectIdModuleForRootOptions,
+  type ObjectIdSerializerModuleOptions,
 } from './object-id.module-definition.js';
 export type { ObjectIdModuleOptions } from './object-id-module-options.interface.js';
 export { createObjectIdException, OBJECT_ID_EXPECTED } from './pipes/object-id-exception.js';
@@ -45,3 +46,19 @@ export {
   type KeysetQuery,
   type KeysetQueryOptions,
 } from './pagination/keyset-pagination.js';
+export {
+  createObjectIdSerializerProviders,
+  createObjectIdTransformer,
+  ExposeId,
+  OBJECT_ID_SERIALIZER_GLOBAL_PROVIDER,
+  OBJECT_ID_SERIALIZER_OPTIONS,
+  ObjectIdSerializationError,
+  ObjectIdSerializerInterceptor,
+  objectIdTransformer,
+  serializeObjectIds,
+  type ClassTransformerLike,
+  type ExposeIdOptions,
+  type ObjectIdSerializerInterceptorOptions,
+  type ObjectIdTransformerPackage,
+  type SerializeObjectIdsOptions,
+} from './serialization/index.js';

@@ -11,14 +11,6 @@ export interface ObjectIdModuleOptions {
   errorHttpStatusCode?: ErrorHttpStatusCode;
   /** Replaces the default `HttpException` of every pipe with an error of your own. */
   exceptionFactory?: ObjectIdExceptionFactory;
-  /** Hex serialization of every ObjectId in responses. */
-  serializer?: {
-    /**
-     * Registers `ObjectIdSerializerInterceptor` as a global interceptor (`APP_INTERCEPTOR`).
-     * @default false
-     */
-    global?: boolean;
-  };
   /** Options of the injectable `SequenceService`. */
   sequences?: SequenceModuleOptions;
 }

@@ -2,15 +2,16 @@ import { Module } from '@nestjs/common';
 import { OBJECT_ID_MODULE_OPTIONS, ObjectIdConfigurableModuleClass } from './object-id.module-definition.js';
 import { ParseObjectIdArrayPipe } from './pipes/parse-object-id-array.pipe.js';
 import { ParseObjectIdPipe } from './pipes/parse-object-id.pipe.js';
+import { ObjectIdSerializerInterceptor } from './serialization/object-id-serializer.interceptor.js';
 
 /**
- * Provides the ObjectId pipes with shared defaults.
- * `ObjectIdModule.forRoot({ errorHttpStatusCode: 422, isGlobal: true })`, or
- * `forRootAsync({ useFactory, inject })` for options from configuration.
- * The pipes also work without the module (`new ParseObjectIdPipe()`).
+ * Provides the ObjectId pipes with shared defaults and the hex serializer:
+ * `ObjectIdModule.forRoot({ isGlobal: true, errorHttpStatusCode: 422, serializer: { global: true } })`,
+ * or `forRootAsync({ useFactory, inject, serializer })` for options from configuration.
+ * The pipes and the interceptor also work without the module.
  */
 @Module({
-  providers: [ParseObjectIdPipe, ParseObjectIdArrayPipe],
-  exports: [ParseObjectIdPipe, ParseObjectIdArrayPipe, OBJECT_ID_MODULE_OPTIONS],
+  providers: [ParseObjectIdPipe, ParseObjectIdArrayPipe, ObjectIdSerializerInterceptor],
+  exports: [ParseObjectIdPipe, ParseObjectIdArrayPipe, ObjectIdSerializerInterceptor, OBJECT_ID_MODULE_OPTIONS],
 })
 export class ObjectIdModule extends ObjectIdConfigurableModuleClass {}

@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { ClassSerializerInterceptor, StreamableFile, type CallHandler, type ExecutionContext } from '@nestjs/common';
+import { APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { instanceToPlain, plainToInstance } from 'class-transformer';
+import { Types } from 'mongoose';
+import { lastValueFrom, of } from 'rxjs';
+import { OBJECT_ID_SERIALIZER_OPTIONS, ObjectIdSerializerInterceptor } from './object-id-serializer.interceptor.js';
+import {
+  createObjectIdSerializerProviders,
+  OBJECT_ID_SERIALIZER_GLOBAL_PROVIDER,
+} from './object-id-serializer.providers.js';
+
+const HEX_A = '64b7f0c2a1b2c3d4e5f60718';
+const A = new Types.ObjectId(HEX_A);
+
+class Handlers {
+  handler(): void {}
+}
+
+const context = {
+  getHandler: () => Handlers.prototype.handler,
+  getClass: () => Handlers,
+  getType: () => 'http',
+} as unknown as ExecutionContext;
+
+async function run(interceptor: ClassSerializerInterceptor, value: unknown): Promise<unknown> {
+  const next: CallHandler = { handle: () => of(value) };
+  return lastValueFrom(await interceptor.intercept(context, next));
+}
+
+describe('ObjectIdSerializerInterceptor', () => {
+  it('should serialize ObjectIds in a response as hex', async () => {
+    const out = await run(new ObjectIdSerializerInterceptor(new Reflector()), [{ _id: A }, { list: [A] }]);
+    expect(JSON.stringify(out)).toBe(`[{"_id":"${HEX_A}"},{"list":["${HEX_A}"]}]`);
+  });
+
+  it('should apply its default options (exposeId, versionKey, class-transformer options)', async () => {
+    const interceptor = new ObjectIdSerializerInterceptor(new Reflector(), { exposeId: true, excludePrefixes: ['_s'] });
+    expect(JSON.stringify(await run(interceptor, { _id: A, _secret: 1, name: 'x' }))).toBe(
+      `{"id":"${HEX_A}","name":"x"}`,
+    );
+  });
+
+  it.each<[string, unknown]>([
+    ['a string', 'text'],
+    ['a number', 3],
+    ['null', null],
+    ['a StreamableFile', new StreamableFile(Buffer.from('x'))],
+  ])('should pass %s through untouched', async (_name, value) => {
+    expect(await run(new ObjectIdSerializerInterceptor(new Reflector()), value)).toBe(value);
+  });
+
+  it('should keep its transformer when another ClassSerializerInterceptor is created later', async () => {
+    const ours = new ObjectIdSerializerInterceptor(new Reflector());
+    const marker = { classToPlain: () => ({ replaced: true }), plainToInstance: <T>() => ({}) as T };
+    const other = new ClassSerializerInterceptor(new Reflector(), { transformerPackage: marker });
+    expect(await run(ours, { _id: A })).toEqual({ _id: HEX_A });
+    expect(await run(other, { _id: A })).toEqual({ replaced: true });
+  });
+
+  it('should hand class instances to a given transformerPackage after converting ids', async () => {
+    const seen: unknown[] = [];
+    const transformerPackage = {
+      classToPlain: (value: unknown) => {
+        seen.push(value);
+        return instanceToPlain(value);
+      },
+      plainToInstance,
+    };
+    class Entity {
+      _id = A;
+    }
+    const interceptor = new ObjectIdSerializerInterceptor(new Reflector(), { transformerPackage });
+    expect(await run(interceptor, new Entity())).toEqual({ _id: HEX_A });
+    expect(seen).toHaveLength(1);
+    expect((seen[0] as Entity)._id).toBe(HEX_A);
+  });
+
+  it('should be created by Nest with the options token', async () => {
+    const ref = await Test.createTestingModule({
+      providers: [
+        ObjectIdSerializerInterceptor,
+        { provide: OBJECT_ID_SERIALIZER_OPTIONS, useValue: { exposeId: true } },
+      ],
+    }).compile();
+    expect(JSON.stringify(await run(ref.get(ObjectIdSerializerInterceptor), { _id: A }))).toBe(`{"id":"${HEX_A}"}`);
+  });
+
+  it('should be created by Nest without options', async () => {
+    const ref = await Test.createTestingModule({ providers: [ObjectIdSerializerInterceptor] }).compile();
+    expect(JSON.stringify(await run(ref.get(ObjectIdSerializerInterceptor), { _id: A }))).toBe(`{"_id":"${HEX_A}"}`);
+  });
+});
+
+describe('createObjectIdSerializerProviders', () => {
+  it('should provide the options and register the interceptor globally', () => {
+    expect(createObjectIdSerializerProviders({ exposeId: true })).toEqual([
+      { provide: OBJECT_ID_SERIALIZER_OPTIONS, useValue: { exposeId: true } },
+      { provide: APP_INTERCEPTOR, useClass: ObjectIdSerializerInterceptor },
+    ]);
+    expect(OBJECT_ID_SERIALIZER_GLOBAL_PROVIDER).toEqual({
+      provide: APP_INTERCEPTOR,
+      useClass: ObjectIdSerializerInterceptor,
+    });
+  });
+});
