@@ -62,3 +62,4 @@ export {
   type ObjectIdTransformerPackage,
   type SerializeObjectIdsOptions,
 } from './serialization/index.js';
+export * from './sequence/index.js';

@@ -1,4 +1,4 @@
-import { type Collection, type Db, MongoClient } from 'mongodb';
+import { type Collection, type Db, MongoClient, type MongoClientOptions } from 'mongodb';
 import { startTestMongo, type StartTestMongoOptions, type TestMongo } from './start-test-mongo.js';
 
 /** What a conformance suite works with; valid from its `beforeAll` on. */
@@ -10,16 +10,23 @@ export interface DriverFixture {
   fresh(name: string): Promise<Collection>;
 }
 
+/** Options of {@link useDriverFixture}. */
+export interface DriverFixtureOptions extends StartTestMongoOptions {
+  /** Options for the suite's client, e.g. `useBigInt64`. */
+  client?: MongoClientOptions;
+}
+
 /**
  * Starts a test MongoDB (embedded, or `MONGO_URL`) and an official driver
  * client for the enclosing suite, and tears both down after it.
  */
-export function useDriverFixture(options: StartTestMongoOptions = {}): DriverFixture {
+export function useDriverFixture(options: DriverFixtureOptions = {}): DriverFixture {
+  const { client: clientOptions, ...mongoOptions } = options;
   let mongo: TestMongo | undefined;
   let client: MongoClient | undefined;
   beforeAll(async () => {
-    mongo = await startTestMongo(options);
-    client = await new MongoClient(mongo.uri).connect();
+    mongo = await startTestMongo(mongoOptions);
+    client = await new MongoClient(mongo.uri, clientOptions).connect();
   });
   afterAll(async () => {
     await client?.close();

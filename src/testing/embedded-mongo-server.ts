@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
 import { CommandRouter } from './commands/command-router.js';
+import { FailCommandFailPoint } from './commands/fail-command-fail-point.js';
 import { CursorRegistry } from './cursor/cursor-registry.js';
 import { SessionRegistry } from './session/session-registry.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -25,7 +26,8 @@ export interface EmbeddedMongoStopOptions {
  * demos — not a database**: no persistence, no journaling, no auth, no
  * replication. It presents itself as a single-member replica-set primary
  * (MongoDB 7.0, wire version 21) so that the official driver enables
- * sessions, retryable writes and transactions.
+ * sessions, retryable writes and transactions. Test commands are enabled:
+ * `configureFailPoint` arms MongoDB's `failCommand` fail point.
  *
  * Lifecycle:
  * - `EmbeddedMongoServer.start()` listens (default 127.0.0.1, random port).
@@ -41,7 +43,8 @@ export class EmbeddedMongoServer {
   private readonly store = new MemoryStore();
   private readonly cursors = new CursorRegistry();
   private readonly sessions = new SessionRegistry(this.store.locks);
-  private readonly router = new CommandRouter(this.store, this.cursors, this.sessions);
+  private readonly failPoint = new FailCommandFailPoint();
+  private readonly router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint);
   private readonly connections = new Set<WireConnection>();
   private nextConnectionId = 1;
 
@@ -93,8 +96,9 @@ export class EmbeddedMongoServer {
   }
 
   /**
-   * Closes the listener and every connection; open cursors and transactions
-   * are discarded (as a mongod restart would), committed data is kept.
+   * Closes the listener and every connection; open cursors, transactions
+   * and the `failCommand` fail point are discarded (as a mongod restart
+   * would), committed data is kept.
    */
   async close(): Promise<void> {
     const server = this.server;
@@ -103,6 +107,7 @@ export class EmbeddedMongoServer {
     this.connections.clear();
     this.cursors.clear();
     this.sessions.abortAll();
+    this.failPoint.reset();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 

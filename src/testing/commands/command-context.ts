@@ -5,12 +5,15 @@ import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import type { FailCommandFailPoint } from './fail-command-fail-point.js';
 
-/** Facts about the listening server that handshake replies report. */
+/** Facts about the listening server and the connection that handshake replies report. */
 export interface ServerInfo {
   readonly host: string;
   readonly port: number;
   readonly connectionId: number;
+  /** `client.application.name` from the connection's handshake (what `failCommand`'s `appName` matches). */
+  appName?: string;
 }
 
 /** Everything a command handler may touch while it runs (synchronously). */
@@ -20,6 +23,8 @@ export interface CommandContext {
   readonly store: MemoryStore;
   readonly cursors: CursorRegistry;
   readonly sessions: SessionRegistry;
+  /** The server's `failCommand` fail point. */
+  readonly failPoint: FailCommandFailPoint;
   /** The transaction the command runs in, if any. */
   readonly transaction?: Transaction;
   readonly server: ServerInfo;

@@ -25,6 +25,9 @@ export const ErrorCode = {
   UnsupportedOpQueryCommand: 352,
   InvalidIdField: 53,
   Overflow: 15,
+  PathNotViable: 28,
+  ConflictingUpdateOperators: 40,
+  Unauthorized: 13,
 } as const;
 
 /** Name of a code in {@link ErrorCode}. */

@@ -6,8 +6,11 @@ import { cloneDeep } from 'mingo/util';
 
 import { bsonEquals } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
+import { applyAddToSet, applyExtreme, applyPush, pushSorts } from './bson-update-operators.js';
 import { idFirst, setPath } from './document-paths.js';
 import { applyIncrement } from './inc-operator.js';
+import { conditionForMingo } from './mingo-values.js';
+import { concretePaths } from './positional-paths.js';
 import { mingoOptions, withMingoErrors } from './query-context.js';
 
 /** How an update statement's `u` is to be read. */
@@ -55,39 +58,110 @@ function guardId(doc: Document, op: string, spec: Document): Document {
   return rest;
 }
 
+/** Every path an update writes, per operator ( `$rename` writes its target too). */
+function writtenPaths(update: Document): string[] {
+  const paths: string[] = [];
+  for (const [op, spec] of Object.entries(update)) {
+    if (spec === null || typeof spec !== 'object') continue;
+    for (const [path, value] of Object.entries(spec as Document)) {
+      paths.push(path);
+      if (op === '$rename' && typeof value === 'string') paths.push(value);
+    }
+  }
+  return paths;
+}
+
+/**
+ * mongod rejects two operators writing overlapping paths (`$inc: { n }` with
+ * `$set: { n }`, or `a` with `a.b`). Checked up front because the embedded
+ * server applies some operators itself and the rest through mingo.
+ */
+function checkConflicts(update: Document): void {
+  const paths = writtenPaths(update).map((path) => path.split('.'));
+  for (const [i, a] of paths.entries()) {
+    for (const b of paths.slice(i + 1)) {
+      const shorter = a.length <= b.length ? a : b;
+      const longer = shorter === a ? b : a;
+      if (shorter.every((part, k) => part === longer[k])) {
+        throw new CommandError(
+          'ConflictingUpdateOperators',
+          `Updating the path '${longer.join('.')}' would create a conflict at '${shorter.join('.')}'`,
+        );
+      }
+    }
+  }
+}
+
+/** Operators the embedded server applies itself, with BSON numeric types and order. */
+type OwnOperation = (doc: Document) => void;
+
+function ownOperation(op: string, path: string, value: unknown): OwnOperation | undefined {
+  switch (op) {
+    case '$inc':
+      return (doc) => applyIncrement(doc, { [path]: value });
+    case '$max':
+      return (doc) => applyExtreme(doc, path, value, 1);
+    case '$min':
+      return (doc) => applyExtreme(doc, path, value, -1);
+    case '$addToSet':
+      return (doc) => applyAddToSet(doc, path, value);
+    case '$push':
+      return pushSorts(value) ? (doc) => applyPush(doc, path, value) : undefined;
+  }
+  return undefined;
+}
+
 function applyOperators(doc: Document, update: Document, options: ApplyUpdateOptions): Document {
+  checkConflicts(update);
   const modifier: Document = {};
+  const own: OwnOperation[] = [];
+  const add = (op: string, path: string, value: unknown): void => {
+    modifier[op] = { ...(modifier[op] as Document | undefined), [path]: value };
+  };
   for (const [op, raw] of Object.entries(update)) {
     const spec = options.isInsert || doc._id === undefined ? (raw as Document) : guardId(doc, op, raw as Document);
     if (op === '$setOnInsert') {
-      if (options.isInsert) modifier.$set = { ...(modifier.$set as Document | undefined), ...(spec as Document) };
-    } else if (op === '$inc') {
-      const rest = applyIncrement(doc, spec as Document);
-      if (Object.keys(rest).length > 0) modifier.$inc = rest;
-    } else if (op === '$set') {
-      modifier.$set = { ...(modifier.$set as Document | undefined), ...(spec as Document) };
-    } else if (Object.keys(spec).length > 0) {
-      modifier[op] = spec;
+      if (options.isInsert) for (const [path, value] of Object.entries(spec)) add('$set', path, value);
+      continue;
+    }
+    // Reject a non-numeric $inc even when no element matches its positional path (a scratch run).
+    if (op === '$inc') applyIncrement({}, spec);
+    for (const [path, value] of Object.entries(spec)) {
+      const operation = ownOperation(op, path, value);
+      if (!operation) {
+        // $pull/$pullAll values are conditions: mingo builds a Query from them.
+        add(op, path, op === '$pull' || op === '$pullAll' ? conditionForMingo(value) : value);
+        continue;
+      }
+      // Positional paths are resolved on the document as matched, before anything changes.
+      for (const concrete of concretePaths(doc, path, options.filter, options.arrayFilters)) {
+        own.push((target) => ownOperation(op, concrete, value)!(target));
+      }
     }
   }
-  if (Object.keys(modifier).length === 0) return doc;
   const docs = [doc];
-  withMingoErrors(() =>
-    updateOne(
-      docs,
-      options.isInsert ? {} : (options.filter ?? {}),
-      modifier as Modifier<Document>,
-      { arrayFilters: options.arrayFilters, cloneMode: 'deep' },
-      mingoOptions(),
-    ),
-  );
+  if (Object.keys(modifier).length > 0) {
+    // The filter is only needed for the positional `$`; mingo re-tests it, and must see the matched document.
+    const positional = writtenPaths(modifier).some((path) => path.split('.').includes('$'));
+    withMingoErrors(() =>
+      updateOne(
+        docs,
+        options.isInsert || !positional ? {} : conditionForMingo(options.filter ?? {}),
+        modifier as Modifier<Document>,
+        { arrayFilters: conditionForMingo(options.arrayFilters), cloneMode: 'deep' },
+        mingoOptions(),
+      ),
+    );
+  }
+  for (const operation of own) operation(docs[0]!);
   return docs[0]!;
 }
 
 /**
  * Returns the updated copy of `doc` (never mutates it): a replacement keeps
- * `_id`, operators go through mingo except `$inc` (MongoDB's numeric type
- * rules) and `$setOnInsert`, a pipeline runs as an aggregation.
+ * `_id`, operators go through mingo except `$inc`, `$min`, `$max`,
+ * `$addToSet`, sorting `$push` (MongoDB's numeric types and BSON order) and
+ * `$setOnInsert`, a pipeline runs as an aggregation.
  */
 export function applyUpdate(doc: Document, update: Document | Document[], options: ApplyUpdateOptions = {}): Document {
   const kind = updateKind(update);

@@ -1,4 +1,4 @@
-import { type Document, Long } from 'bson';
+import type { Document } from 'bson';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -14,6 +14,8 @@ import { resolve } from 'mingo/util';
 
 import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
+import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
+import { conditionForMingo } from './mingo-values.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 
 type Predicate = (doc: unknown) => boolean;
@@ -47,6 +49,12 @@ function inMatch(lhs: unknown, values: unknown, depth: number): boolean {
   );
 }
 
+function allMatch(lhs: unknown, values: unknown, depth: number): boolean {
+  if (!Array.isArray(values)) throw new CommandError('BadValue', '$all needs an array');
+  // `$all: []` matches nothing; `$elemMatch` entries are left to mingo (see below).
+  return values.length > 0 && values.every((value) => inMatch(lhs, [value], depth));
+}
+
 function queryOperator(match: (lhs: unknown, rhs: unknown, depth: number) => boolean) {
   return (selector: string, value: unknown): Predicate => {
     const depth = selector.split('.').length - 1;
@@ -71,7 +79,17 @@ const BSON_QUERY_OPERATORS = {
   $lte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c <= 0)),
   $in: queryOperator(inMatch),
   $nin: queryOperator((lhs, rhs, depth) => !inMatch(lhs, rhs, depth)),
+  $all: (selector: string, value: unknown, options: Options): Predicate => {
+    const hasElemMatch =
+      Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object' && '$elemMatch' in v);
+    if (hasElemMatch) return (queryOperators.$all as QueryOperator)(selector, value, options);
+    return queryOperator(allMatch)(selector, value);
+  },
 };
+
+type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
+type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+type ProjectionOperator = (obj: unknown, expr: unknown, field: string, options: Options) => unknown;
 
 const BSON_EXPRESSION_OPERATORS = {
   $eq: expressionComparison((c) => c === 0),
@@ -89,14 +107,24 @@ const BSON_EXPRESSION_OPERATORS = {
 const BSON_PIPELINE_OPERATORS = {
   $sort: (collection: Iterator, spec: SortSpec): Iterator =>
     collection.transform((docs: Document[]) => Lazy(sortDocuments(docs, spec))),
+  // Any $match (not only a leading one, also inside $lookup/$facet) builds a mingo Query.
+  $match: (collection: Iterator, expr: unknown, options: Options): Iterator =>
+    (pipelineOperators.$match as PipelineOperator)(collection, conditionForMingo(expr), options),
+  $group: (collection: Iterator, expr: Document, options: Options): Iterator =>
+    bsonGroup(collection, expr, options, pipelineOperators.$group as PipelineOperator),
+};
+
+const BSON_PROJECTION_OPERATORS = {
+  $elemMatch: (obj: unknown, expr: unknown, field: string, options: Options): unknown =>
+    (projectionOperators.$elemMatch as ProjectionOperator)(obj, conditionForMingo(expr), field, options),
 };
 
 /** mingo operators with the BSON-order overrides taking precedence. */
 export const MONGO_CONTEXT: Context = Context.init({
-  accumulator: { ...accumulatorOperators },
+  accumulator: { ...accumulatorOperators, ...BSON_ACCUMULATOR_OPERATORS },
   expression: { ...expressionOperators, ...BSON_EXPRESSION_OPERATORS },
   pipeline: { ...pipelineOperators, ...BSON_PIPELINE_OPERATORS },
-  projection: { ...projectionOperators },
+  projection: { ...projectionOperators, ...BSON_PROJECTION_OPERATORS },
   query: { ...queryOperators, ...BSON_QUERY_OPERATORS },
   window: { ...windowOperators },
 } as unknown as Parameters<typeof Context.init>[0]);
@@ -123,28 +151,13 @@ export function withMingoErrors<T>(fn: () => T): T {
   }
 }
 
-/**
- * mingo's Query eagerly JSON.stringify()s its condition (for an assertion
- * message), which throws on bigint; our comparators accept Long equally.
- */
-function longsForMingo(value: unknown): unknown {
-  if (typeof value === 'bigint') return Long.fromBigInt(value);
-  if (Array.isArray(value)) return value.map(longsForMingo);
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Document = {};
-    for (const [key, v] of Object.entries(value)) out[key] = longsForMingo(v);
-    return out;
-  }
-  return value;
-}
-
 /** Compiles a query filter into a predicate (throws BadValue on a bad filter). */
 export function compileFilter(filter: Document | undefined): (doc: Document) => boolean {
   if (filter === undefined || filter === null || Object.keys(filter).length === 0) return () => true;
   if (typeof filter !== 'object' || Array.isArray(filter)) {
     throw new CommandError('TypeMismatch', "BSON field 'filter' is the wrong type, expected type 'object'");
   }
-  const query = withMingoErrors(() => new Query(longsForMingo(filter) as Document, mingoOptions()));
+  const query = withMingoErrors(() => new Query(conditionForMingo(filter), mingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));
 }
 

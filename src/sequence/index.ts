@@ -1,0 +1,14 @@
+export { SequenceService } from './sequence.service.js';
+export { SequenceBlock } from './sequence-block.js';
+export { SequenceFormat } from './sequence-format.js';
+export type { SequenceDateParts, SequenceFormatValues } from './sequence-format.js';
+export type { SequenceModuleOptions } from './sequence-options.interface.js';
+export type { SequenceDefinition } from './sequence-definition.interface.js';
+export type { SequenceScopeOptions, SequenceSetOptions } from './sequence-call-options.interface.js';
+export type { SequenceResetPeriod, SequenceScope } from './sequence-key.js';
+export type { SequenceValue } from './sequence-value.js';
+export { SequenceConfigError } from './sequence-config.error.js';
+export { SequenceFormatError } from './sequence-format.error.js';
+export { SequenceOverflowError } from './sequence-overflow.error.js';
+export { SequenceBackwardsError } from './sequence-backwards.error.js';
+export { SequenceUnavailableError } from './sequence-unavailable.error.js';

@@ -1,0 +1,42 @@
+import mongoose from 'mongoose';
+import { hasTransactionRetryLabel, isDuplicateKeyError, isUnavailableError, markTransient } from './mongo-errors.js';
+
+const { mongo } = mongoose;
+
+describe('mongo error classification', () => {
+  it.each<[string, unknown, boolean]>([
+    ['MongoNetworkError', new mongo.MongoNetworkError('socket closed'), true],
+    ['MongoNetworkTimeoutError', new mongo.MongoNetworkTimeoutError('timed out'), true],
+    ['MongoNotConnectedError', new mongo.MongoNotConnectedError('not connected'), true],
+    ['MongoTopologyClosedError', new mongo.MongoTopologyClosedError(), true],
+    ['NotWritablePrimary', new mongo.MongoServerError({ code: 10107, errmsg: 'not primary' }), true],
+    ['PrimarySteppedDown', new mongo.MongoServerError({ code: 189, errmsg: 'stepped down' }), true],
+    [
+      'mongoose buffering timeout',
+      new mongoose.Error('Operation `counters.findOneAndUpdate()` buffering timed out after 10ms'),
+      true,
+    ],
+    ['DuplicateKey', new mongo.MongoServerError({ code: 11000, errmsg: 'E11000' }), false],
+    ['WriteConflict', new mongo.MongoServerError({ code: 112, errmsg: 'WriteConflict' }), false],
+    ['a plain Error', new Error('boom'), false],
+    ['a string', 'down', false],
+  ])('should classify %s as unavailable: %s', (_label, error, expected) => {
+    expect(isUnavailableError(error)).toBe(expected);
+  });
+
+  it.each<[unknown, boolean]>([
+    [new mongo.MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key' }), true],
+    [new mongo.MongoServerError({ code: 11001, errmsg: 'other' }), false],
+    [null, false],
+  ])('should detect duplicate keys in %p: %s', (error, expected) => {
+    expect(isDuplicateKeyError(error)).toBe(expected);
+  });
+
+  it('should label a duplicate-key error as transient for withTransaction()', () => {
+    const error = new mongo.MongoServerError({ code: 11000, errmsg: 'E11000' });
+    expect(hasTransactionRetryLabel(error)).toBe(false);
+    markTransient(error);
+    expect(error.hasErrorLabel('TransientTransactionError')).toBe(true);
+    expect(hasTransactionRetryLabel(error)).toBe(true);
+  });
+});

@@ -1,0 +1,239 @@
+import type { Document } from 'bson';
+
+import { CommandError, ErrorCode } from './command-error.js';
+
+/** What the `failCommand` fail point does to one command that it fires on. */
+export interface FailCommandAction {
+  /** Reply with this error instead of running the command. */
+  readonly errorReply?: Document;
+  /** Close the connection instead of replying. */
+  readonly closeConnection: boolean;
+  /** Hold the reply back this long (`blockConnection`). */
+  readonly blockTimeMS: number;
+  /** Appended to the reply of the (executed) command. */
+  readonly writeConcernError?: Document;
+}
+
+/** The command being dispatched, as the fail point needs to see it. */
+export interface FailCommandTarget {
+  readonly name: string;
+  readonly cmd: Document;
+  readonly db: string;
+  /** The client's `appName` from its handshake, if any. */
+  readonly appName?: string;
+  /** True when `listed` names the same command as `name` (aliases such as `findandmodify`). */
+  readonly sameCommand: (listed: string) => boolean;
+}
+
+type Mode =
+  | { kind: 'off' }
+  | { kind: 'alwaysOn' }
+  | { kind: 'times'; remaining: number }
+  | { kind: 'skip'; remaining: number }
+  | { kind: 'activationProbability'; p: number };
+
+/** Error codes whose names mongod reports, beyond the ones the embedded server raises itself. */
+const CODE_NAMES: Record<number, string> = {
+  ...Object.fromEntries(Object.entries(ErrorCode).map(([name, code]) => [code, name])),
+  6: 'HostUnreachable',
+  7: 'HostNotFound',
+  8: 'UnknownError',
+  11: 'UserNotFound',
+  18: 'AuthenticationFailed',
+  20: 'IllegalOperation',
+  24: 'LockTimeout',
+  50: 'MaxTimeMSExpired',
+  64: 'WriteConcernFailed',
+  89: 'NetworkTimeout',
+  91: 'ShutdownInProgress',
+  100: 'UnsatisfiableWriteConcern',
+  133: 'FailedToSatisfyReadPreference',
+  134: 'ReadConcernMajorityNotAvailableYet',
+  175: 'QueryPlanKilled',
+  189: 'PrimarySteppedDown',
+  237: 'CursorKilled',
+  262: 'ExceededTimeLimit',
+  267: 'PreparedTransactionInProgress',
+  9001: 'SocketException',
+  10107: 'NotWritablePrimary',
+  11600: 'InterruptedAtShutdown',
+  11601: 'Interrupted',
+  11602: 'InterruptedDueToReplStateChange',
+  13435: 'NotPrimaryNoSecondaryOk',
+  13436: 'NotPrimaryOrSecondary',
+};
+
+/** Codes mongod labels RetryableWriteError on a retryable write (network, not-primary, shutdown). */
+const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+/** Codes mongod labels TransientTransactionError inside a transaction (besides the retryable ones). */
+const TRANSIENT_TRANSACTION_CODES = new Set([24, 112, 251, 267]);
+const RETRYABLE_WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'commitTransaction',
+  'abortTransaction',
+]);
+
+const MESSAGE = "Failing command via 'failCommand' failpoint";
+
+function integerArgument(value: unknown, name: string): number {
+  const n = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+    throw new CommandError('BadValue', `'${name}' option to 'mode' must be a non-negative integer`);
+  }
+  return n;
+}
+
+function parseMode(raw: unknown): Mode {
+  if (raw === 'off') return { kind: 'off' };
+  if (raw === 'alwaysOn') return { kind: 'alwaysOn' };
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const spec = raw as Document;
+    if ('times' in spec) {
+      const remaining = integerArgument(spec.times, 'times');
+      return remaining === 0 ? { kind: 'off' } : { kind: 'times', remaining };
+    }
+    if ('skip' in spec) return { kind: 'skip', remaining: integerArgument(spec.skip, 'skip') };
+    if ('activationProbability' in spec && typeof spec.activationProbability === 'number') {
+      const p = spec.activationProbability;
+      if (p >= 0 && p <= 1) return { kind: 'activationProbability', p };
+    }
+  }
+  throw new CommandError(
+    'BadValue',
+    "'mode' must be 'alwaysOn', 'off', or an object with 'times', 'skip' or 'activationProbability'",
+  );
+}
+
+function parseData(raw: unknown): Document {
+  if (raw === undefined) return {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new CommandError('TypeMismatch', "'data' must be an object");
+  }
+  const data = raw as Document;
+  if (data.failCommands !== undefined) {
+    if (!Array.isArray(data.failCommands) || data.failCommands.some((name) => typeof name !== 'string')) {
+      throw new CommandError('TypeMismatch', "'failCommands' must be an array of command names");
+    }
+  }
+  if (data.errorLabels !== undefined && !Array.isArray(data.errorLabels)) {
+    throw new CommandError('TypeMismatch', "'errorLabels' must be an array of strings");
+  }
+  return data;
+}
+
+/**
+ * MongoDB's `failCommand` test fail point
+ * (https://github.com/mongodb/mongo/wiki/The-%22failCommand%22-fail-point):
+ * `configureFailPoint` arms it, and every command dispatch asks
+ * {@link evaluate} whether to fail, close or delay that command. State is
+ * per server, like mongod's.
+ */
+export class FailCommandFailPoint {
+  private mode: Mode = { kind: 'off' };
+  private data: Document = {};
+  private timesEntered = 0;
+
+  /** Applies a `configureFailPoint: 'failCommand'` command; returns the reply. */
+  configure(cmd: Document): Document {
+    const mode = parseMode(cmd.mode);
+    const data = mode.kind === 'off' ? {} : parseData(cmd.data);
+    const count = this.timesEntered;
+    this.mode = mode;
+    this.data = data;
+    this.timesEntered = 0;
+    return { count, ok: 1 };
+  }
+
+  /** Turns the fail point off, as a restart does. */
+  reset(): void {
+    this.mode = { kind: 'off' };
+    this.data = {};
+    this.timesEntered = 0;
+  }
+
+  /** Whether the fail point fires on `target` (counting it down if so), and what it then does. */
+  evaluate(target: FailCommandTarget): FailCommandAction | undefined {
+    if (this.mode.kind === 'off' || !this.applies(target) || !this.consume()) return undefined;
+    this.timesEntered++;
+    const data = this.data;
+    const blockTimeMS =
+      data.blockConnection === true ? Math.max(0, Number((data.blockTimeMS as number | bigint | undefined) ?? 0)) : 0;
+    const errorCode = data.errorCode === undefined ? undefined : Number(data.errorCode as number | bigint);
+    return {
+      closeConnection: data.closeConnection === true,
+      blockTimeMS,
+      errorReply: errorCode === undefined ? undefined : this.errorReply(errorCode, target),
+      writeConcernError: data.writeConcernError as Document | undefined,
+    };
+  }
+
+  /** mongod's `shouldActivateFailCommandFailPoint`. */
+  private applies(target: FailCommandTarget): boolean {
+    // Banned even when listed, so that a test can always turn the fail point off again.
+    if (target.name === 'configureFailPoint') return false;
+    const data = this.data;
+    const actionable =
+      data.errorCode !== undefined ||
+      data.closeConnection === true ||
+      data.blockConnection === true ||
+      data.writeConcernError !== undefined;
+    if (!actionable) return false;
+    if (typeof data.appName === 'string' && data.appName !== target.appName) return false;
+    if (typeof data.namespace === 'string') {
+      const collection: unknown = target.cmd[target.name];
+      if (typeof collection !== 'string' || `${target.db}.${collection}` !== data.namespace) return false;
+    }
+    const listed = (data.failCommands as string[] | undefined) ?? [];
+    return listed.some((name) => target.sameCommand(name));
+  }
+
+  /** Advances `times`/`skip`; false when this matching command is skipped. */
+  private consume(): boolean {
+    const mode = this.mode;
+    switch (mode.kind) {
+      case 'times':
+        mode.remaining--;
+        if (mode.remaining <= 0) this.mode = { kind: 'off' };
+        return true;
+      case 'skip':
+        if (mode.remaining > 0) {
+          mode.remaining--;
+          return false;
+        }
+        return true;
+      case 'activationProbability':
+        return Math.random() < mode.p;
+      default:
+        return mode.kind === 'alwaysOn';
+    }
+  }
+
+  private errorReply(code: number, target: FailCommandTarget): Document {
+    const reply: Document = { ok: 0, errmsg: MESSAGE, code, codeName: CODE_NAMES[code] ?? `Location${code}` };
+    const labels = Array.isArray(this.data.errorLabels)
+      ? (this.data.errorLabels as string[])
+      : naturalLabels(code, target);
+    if (labels.length > 0) reply.errorLabels = labels;
+    return reply;
+  }
+}
+
+/** The labels mongod would attach to `code` itself when `errorLabels` is not given. */
+function naturalLabels(code: number, { name, cmd }: FailCommandTarget): string[] {
+  const inTransaction = cmd.autocommit === false;
+  const labels: string[] = [];
+  const retryableWrite =
+    cmd.txnNumber !== undefined &&
+    RETRYABLE_WRITE_COMMANDS.has(name) &&
+    (!inTransaction || name === 'commitTransaction' || name === 'abortTransaction');
+  if (retryableWrite && RETRYABLE_WRITE_CODES.has(code)) labels.push('RetryableWriteError');
+  const transient = TRANSIENT_TRANSACTION_CODES.has(code) || RETRYABLE_WRITE_CODES.has(code);
+  if (inTransaction && name !== 'commitTransaction' && name !== 'abortTransaction' && transient) {
+    labels.push('TransientTransactionError');
+  }
+  return labels;
+}

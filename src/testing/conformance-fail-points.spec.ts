@@ -1,0 +1,161 @@
+/**
+ * Conformance: the `failCommand` fail point (`configureFailPoint` on the
+ * admin database), driven only through the driver. Against a real MongoDB
+ * (MONGO_URL) it needs `enableTestCommands=1`; without test commands the
+ * suite reports itself skipped, never passed.
+ */
+import { type Collection, type CommandStartedEvent, MongoClient, type MongoClientOptions } from 'mongodb';
+
+import { useDriverFixture } from './conformance.fixture.js';
+import { startTestMongo } from './start-test-mongo.js';
+
+const fx = useDriverFixture({ transactions: true });
+
+// Probed once up front so that `describe.skip` can be chosen (the embedded server always has it).
+const probe = await startTestMongo();
+const probeClient = await new MongoClient(probe.uri).connect();
+const failPoints = await probeClient
+  .db('admin')
+  .command({ configureFailPoint: 'failCommand', mode: 'off' })
+  .then(
+    () => true,
+    () => false,
+  );
+await probeClient.close();
+await probe.stop();
+
+const admin = () => fx.client.db('admin');
+const arm = (mode: unknown, data: object) => admin().command({ configureFailPoint: 'failCommand', mode, data });
+
+/** Extra clients (own options, command monitoring), closed after each test. */
+const extraClients: MongoClient[] = [];
+async function client(options: MongoClientOptions = {}): Promise<{ client: MongoClient; started: string[] }> {
+  const started: string[] = [];
+  const extra = new MongoClient(fx.mongo.uri, { monitorCommands: true, ...options });
+  extra.on('commandStarted', (event: CommandStartedEvent) => started.push(event.commandName));
+  extraClients.push(extra);
+  return { client: await extra.connect(), started };
+}
+
+(failPoints ? describe : describe.skip)('failCommand fail point', () => {
+  let c: Collection;
+  beforeEach(async () => {
+    c = await fx.fresh('fail_points');
+  });
+  afterEach(async () => {
+    await admin().command({ configureFailPoint: 'failCommand', mode: 'off' });
+    await Promise.all(extraClients.splice(0).map((extra) => extra.close()));
+  });
+
+  it('fails the listed command with errorCode, without running it, for `times` commands', async () => {
+    await arm({ times: 2 }, { failCommands: ['findAndModify'], errorCode: 11000 });
+    const upsert = () => c.findOneAndUpdate({ _id: 'x' as never }, { $inc: { n: 1 } }, { upsert: true });
+    const expected = {
+      code: 11000,
+      codeName: 'DuplicateKey',
+      errmsg: "Failing command via 'failCommand' failpoint",
+    };
+    await expect(upsert()).rejects.toMatchObject(expected);
+    // Commands not listed neither fail nor count down.
+    expect(await c.countDocuments()).toBe(0);
+    await expect(upsert()).rejects.toMatchObject(expected);
+    await upsert();
+    expect(await c.findOne({ _id: 'x' as never })).toEqual({ _id: 'x', n: 1 });
+  });
+
+  it('skips the first N matching commands in `skip` mode, then stays on until turned off', async () => {
+    await arm({ skip: 1 }, { failCommands: ['insert'], errorCode: 2 });
+    await c.insertOne({ _id: 1 } as never);
+    await expect(c.insertOne({ _id: 2 } as never)).rejects.toMatchObject({ code: 2, codeName: 'BadValue' });
+    await expect(c.insertOne({ _id: 3 } as never)).rejects.toMatchObject({ code: 2 });
+    await admin().command({ configureFailPoint: 'failCommand', mode: 'off' });
+    await c.insertOne({ _id: 4 } as never);
+    expect((await c.find().toArray()).map((d) => d._id)).toEqual([1, 4]);
+  });
+
+  it('returns the given errorLabels, and never fails configureFailPoint itself', async () => {
+    await arm('alwaysOn', {
+      failCommands: ['ping', 'configureFailPoint'],
+      errorCode: 50,
+      errorLabels: ['SomeLabel'],
+    });
+    const error: unknown = await admin()
+      .command({ ping: 1 })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toMatchObject({ code: 50, codeName: 'MaxTimeMSExpired' });
+    expect((error as { errorLabels: string[] }).errorLabels).toEqual(['SomeLabel']);
+    await admin().command({ configureFailPoint: 'failCommand', mode: 'off' });
+    await expect(admin().command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
+  });
+
+  it('labels a retryable error RetryableWriteError itself, so the driver retries the write once', async () => {
+    const { client: retrying, started } = await client();
+    await arm({ times: 1 }, { failCommands: ['insert'], errorCode: 189 });
+    await retrying
+      .db(fx.db.databaseName)
+      .collection(c.collectionName)
+      .insertOne({ _id: 'r' } as never);
+    expect(started.filter((name) => name === 'insert')).toHaveLength(2);
+    expect(await c.find().toArray()).toEqual([{ _id: 'r' }]);
+  });
+
+  it('closes the connection instead of replying with closeConnection', async () => {
+    const { client: noRetry } = await client({ retryReads: false });
+    const coll = noRetry.db(fx.db.databaseName).collection(c.collectionName);
+    await arm({ times: 1 }, { failCommands: ['find'], closeConnection: true });
+    await expect(coll.findOne({})).rejects.toMatchObject({ name: 'MongoNetworkError' });
+    await expect(coll.findOne({})).resolves.toBeNull();
+  });
+
+  it('fails only the connections of the given appName', async () => {
+    const { client: named } = await client({ appName: 'fail-me' });
+    await arm('alwaysOn', { failCommands: ['count', 'aggregate'], errorCode: 8, appName: 'fail-me' });
+    expect(await c.countDocuments()).toBe(0);
+    await expect(named.db(fx.db.databaseName).collection(c.collectionName).countDocuments()).rejects.toMatchObject({
+      code: 8,
+      codeName: 'UnknownError',
+    });
+  });
+
+  it('delays the reply with blockConnection, without holding up other connections', async () => {
+    const { client: blocked } = await client({ appName: 'slow' });
+    await arm({ times: 1 }, { failCommands: ['find'], blockConnection: true, blockTimeMS: 300, appName: 'slow' });
+    const start = Date.now();
+    const slow = blocked
+      .db(fx.db.databaseName)
+      .collection(c.collectionName)
+      .findOne({})
+      .then(() => Date.now() - start);
+    await c.insertOne({ _id: 'meanwhile' } as never);
+    const other = Date.now() - start;
+    const elapsed = await slow;
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(other).toBeLessThan(250);
+  });
+
+  it('labels a transient error TransientTransactionError inside a transaction, so withTransaction retries', async () => {
+    await c.insertOne({ _id: 'seed' } as never);
+    const session = fx.client.startSession();
+    let runs = 0;
+    try {
+      await arm({ times: 1 }, { failCommands: ['update'], errorCode: 112 });
+      await session.withTransaction(async () => {
+        runs++;
+        await c.updateOne({ _id: 'seed' } as never, { $inc: { n: 1 } }, { session });
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(runs).toBe(2);
+    expect(await c.findOne({ _id: 'seed' as never })).toEqual({ _id: 'seed', n: 1 });
+  });
+
+  it('is refused outside the admin database', async () => {
+    await expect(fx.db.command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
+      errmsg: expect.stringMatching(/admin/) as unknown,
+    });
+  });
+});

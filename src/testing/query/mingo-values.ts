@@ -1,0 +1,26 @@
+import { type Document, Long } from 'bson';
+
+/**
+ * A query condition (filter, `arrayFilters`, `$pull` condition, `$match`,
+ * `$elemMatch`) made safe to hand to mingo: every Int64 `bigint` becomes a
+ * `Long`. mingo's `Query` eagerly `JSON.stringify()`s its whole condition
+ * for an assertion message, which throws "Do not know how to serialize a
+ * BigInt"; the comparators the embedded server plugs into mingo
+ * (`bson-compare.ts`) treat `Long` and `bigint` as the same Int64 value.
+ * Only conditions go through here — values that get stored (`$set`, `$push`)
+ * keep their `bigint` so documents hold one Int64 representation.
+ */
+export function conditionForMingo<T>(value: T): T {
+  return convert(value) as T;
+}
+
+function convert(value: unknown): unknown {
+  if (typeof value === 'bigint') return Long.fromBigInt(value);
+  if (Array.isArray(value)) return value.map(convert);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Document = {};
+    for (const [key, v] of Object.entries(value)) out[key] = convert(v);
+    return out;
+  }
+  return value;
+}
