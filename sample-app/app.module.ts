@@ -1,0 +1,71 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ObjectIdModule, ObjectIdValidationPipe } from 'nestjs-objectid';
+import { CATALOG_OPTIONS, type CatalogAppOptions } from './catalog-options.interface.js';
+import { CategoriesModule } from './categories/categories.module.js';
+import { HttpErrorShapeFilter } from './common/filters/http-error-shape.filter.js';
+import { DatabaseLifecycle } from './database/database-lifecycle.service.js';
+import { DatabaseUnavailableFilter } from './database/database-unavailable.filter.js';
+import { mongoUrlDatabase } from './database/mongo-url.js';
+import { HealthModule } from './health/health.module.js';
+import { ObjectIdsModule } from './object-ids/object-ids.module.js';
+import { OrdersModule } from './orders/orders.module.js';
+import { ORDER_SEQUENCE } from './orders/orders.service.js';
+import { ProductsModule } from './products/products.module.js';
+
+/** Fail fast rather than queue: a request during an outage gets a 503 within this time. */
+export const SERVER_SELECTION_TIMEOUT_MS = 2000;
+
+/**
+ * The catalog: categories, products, orders, ObjectId tools and a health check
+ * on one MongoDB connection, with every part of nestjs-objectid wired in:
+ * the ObjectId pipes and validators, the serializer, `SequenceService`, the
+ * time helpers and the Swagger helpers.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(options: CatalogAppOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        MongooseModule.forRoot(options.mongoUri, {
+          dbName: options.dbName ?? mongoUrlDatabase(options.mongoUri) ?? 'catalog',
+          serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+          // Without a connection mongoose would queue commands for 10 s; fail (503) at once instead.
+          bufferCommands: false,
+          // One more attempt at startup, then a clear error rather than minutes of retries.
+          retryAttempts: 1,
+          retryDelay: 500,
+          ...options.mongoose,
+        }),
+        ObjectIdModule.forRoot({
+          isGlobal: true,
+          // ObjectIdSerializerInterceptor for every route: mappers return ObjectIds, clients get lowercase hex.
+          serializer: { global: true },
+          sequences: {
+            clock: options.clock,
+            definitions: { [ORDER_SEQUENCE]: { format: 'ORD-{YYYY}-{seq:6}', resetEvery: 'year' } },
+          },
+        }),
+        CategoriesModule,
+        ProductsModule,
+        OrdersModule,
+        ObjectIdsModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: CATALOG_OPTIONS, useValue: options },
+        DatabaseLifecycle,
+        // Unknown keys (`$where`, `price.$gt`) are refused, not stripped: the client learns of its mistake.
+        {
+          provide: APP_PIPE,
+          useValue: new ObjectIdValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+        },
+        // Nest asks global filters last-registered first: the specific database filter must come last.
+        { provide: APP_FILTER, useClass: HttpErrorShapeFilter },
+        { provide: APP_FILTER, useClass: DatabaseUnavailableFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module';
+import { Logger, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module.js';
+import type { CatalogAppOptions } from './catalog-options.interface.js';
+
+/** Largest JSON body accepted; bigger ones get 413 before any code of ours runs. */
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+/** Path of the Swagger UI; the OpenAPI document is at `${DOCS_PATH}-json`. */
+export const DOCS_PATH = 'docs';
+
+/**
+ * Builds the catalog app on Express (default) or Fastify, initialised but not
+ * listening: `main.ts` and the e2e tests call `listen()`. Shutdown hooks are
+ * enabled, so SIGINT/SIGTERM close HTTP, the mongoose connection and then
+ * `options.onShutdown`.
+ */
+export async function createCatalogApp(options: CatalogAppOptions): Promise<INestApplication> {
+  const platform = options.platform ?? 'express';
+  // abortOnError: false — a failed start throws (main.ts then stops the embedded server) instead of exiting.
+  const nestOptions = { logger: options.logger, abortOnError: false };
+  const module = AppModule.forRoot(options);
+  let app: INestApplication;
+  if (platform === 'fastify') {
+    app = await NestFactory.create<NestFastifyApplication>(
+      module,
+      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+      nestOptions,
+    );
+  } else {
+    const express = await NestFactory.create<NestExpressApplication>(module, nestOptions);
+    express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
+    app = express;
+  }
+  app.enableShutdownHooks();
+  setUpDocs(app, platform);
+  await app.init();
+  if (platform === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+function setUpDocs(app: INestApplication, platform: CatalogAppOptions['platform']): void {
+  const config = new DocumentBuilder()
+    .setTitle('nestjs-objectid sample catalog')
+    .setDescription(
+      'Categories, products and orders on MongoDB. Every id is a 24-character hex ObjectId; ' +
+        'an invalid one is answered with 400 before the database is asked.',
+    )
+    .setVersion('1.0')
+    .build();
+  const ui = hasSwaggerUi(platform);
+  if (!ui) {
+    new Logger('Docs').warn(
+      `Swagger UI needs @fastify/static on Fastify (npm i -D @fastify/static); serving /${DOCS_PATH}-json only`,
+    );
+  }
+  SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, config), { ui });
+}
+
+/**
+ * Whether `/docs` serves Swagger UI: its assets need `@fastify/static` on
+ * Fastify; without it only the JSON document (`/docs-json`) is served.
+ */
+export function hasSwaggerUi(platform: CatalogAppOptions['platform'] = 'express'): boolean {
+  if (platform !== 'fastify') return true;
+  try {
+    createRequire(import.meta.url).resolve('@fastify/static');
+    return true;
+  } catch {
+    return false;
+  }
+}

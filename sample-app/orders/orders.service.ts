@@ -1,0 +1,80 @@
+import { Injectable, NotFoundException, UnprocessableEntityException, type OnModuleInit } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model, Types } from 'mongoose';
+import { SequenceService } from 'nestjs-objectid';
+import { ProductsService } from '../products/products.service.js';
+import type { CreateOrderDto } from './dto/create-order.dto.js';
+import type { OrderResponse } from './dto/order.response.js';
+import { Order } from './schemas/order.schema.js';
+
+/** Name of the sequence that numbers orders (defined in `AppModule`). */
+export const ORDER_SEQUENCE = 'orders';
+
+const cents = (amount: number) => Math.round(amount * 100);
+
+/** Orders: validated against the products, numbered by `SequenceService`. */
+@Injectable()
+export class OrdersService implements OnModuleInit {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly products: ProductsService,
+    private readonly sequences: SequenceService,
+  ) {}
+
+  /** The unique index on `number` must exist before the first order. */
+  async onModuleInit(): Promise<void> {
+    await this.orders.init();
+  }
+
+  /**
+   * Checks every product first and takes the order number only then, so a
+   * rejected order (422) consumes no number. The number is one atomic
+   * `findOneAndUpdate` on the counter: concurrent orders (in any number of
+   * processes) never share a number. A gap remains possible if the database
+   * fails between taking the number and inserting the order; a gap-free
+   * variant would run both in one transaction (`nextFormatted(name, { session })`),
+   * at the cost of serialising concurrent orders on the counter document.
+   */
+  async create(dto: CreateOrderDto): Promise<OrderResponse> {
+    const ids = dto.items.map((item) => item.productId);
+    const products = await this.products.findMany(ids);
+    const missing = ids.filter((id) => !products.some((product) => product._id.equals(id)));
+    if (missing.length > 0) {
+      throw new UnprocessableEntityException(
+        `products do not exist: ${missing.map((id) => id.toHexString()).join(', ')}`,
+      );
+    }
+    const items = dto.items.map((item) => ({
+      productId: item.productId,
+      quantity: item.quantity,
+      unitPrice: products.find((product) => product._id.equals(item.productId))!.price,
+    }));
+    const total = items.reduce((sum, item) => sum + cents(item.unitPrice) * item.quantity, 0) / 100;
+    const number = await this.sequences.nextFormatted(ORDER_SEQUENCE);
+    const order = await this.orders.create({ number, items, total });
+    return toOrderResponse(order.toObject());
+  }
+
+  async findById(id: Types.ObjectId): Promise<OrderResponse> {
+    const order = await this.orders.findById(id).lean();
+    if (order === null) throw new NotFoundException(`order ${id.toHexString()} not found`);
+    return toOrderResponse(order);
+  }
+
+  async findByNumber(number: string): Promise<OrderResponse> {
+    const order = await this.orders.findOne({ number }).lean();
+    if (order === null) throw new NotFoundException(`order ${JSON.stringify(number)} not found`);
+    return toOrderResponse(order);
+  }
+}
+
+/** Maps a stored order to the response; `createdAt` comes from the `_id`. */
+export function toOrderResponse(order: Order): OrderResponse {
+  return {
+    id: order._id,
+    number: order.number,
+    items: order.items.map(({ productId, quantity, unitPrice }) => ({ productId, quantity, unitPrice })),
+    total: order.total,
+    createdAt: order._id.getTimestamp(),
+  };
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { CategoriesModule } from '../categories/categories.module.js';
+import { ProductsController } from './products.controller.js';
+import { ProductsService } from './products.service.js';
+import { Product, ProductSchema } from './schemas/product.schema.js';
+
+@Module({
+  imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }]), CategoriesModule],
+  controllers: [ProductsController],
+  providers: [ProductsService],
+  exports: [ProductsService],
+})
+export class ProductsModule {}

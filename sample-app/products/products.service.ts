@@ -1,0 +1,204 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  NotFoundException,
+  UnprocessableEntityException,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model, Types } from 'mongoose';
+import { dayRange, keysetQuery, MAX_OBJECT_ID_SECONDS, objectIdRange, toKeysetPage } from 'nestjs-objectid';
+import { CategoriesService } from '../categories/categories.service.js';
+import { mergeIdConditions, type IdCondition } from '../common/id-conditions.js';
+import { slugify } from '../common/slugify.js';
+import { duplicateKeyValue, isDuplicateKeyError } from '../database/duplicate-key.js';
+import type { CreateProductDto } from './dto/create-product.dto.js';
+import type { ProductPageResponse, ProductResponse } from './dto/product.response.js';
+import type { UpdateProductDto } from './dto/update-product.dto.js';
+import { Product } from './schemas/product.schema.js';
+
+/** Filters and page of `GET /products`, already parsed by the controller's pipes. */
+export interface ListProductsOptions {
+  limit: number;
+  after?: Types.ObjectId;
+  categoryId?: Types.ObjectId;
+  ids?: Types.ObjectId[];
+  /** Inclusive lower bound of the creation time. */
+  createdFrom?: Date;
+  /** Exclusive upper bound of the creation time. */
+  createdTo?: Date;
+  /** A whole day `YYYY-MM-DD` in `timeZone`. */
+  createdOn?: string;
+  timeZone: string;
+}
+
+interface ProductFilter {
+  _id?: IdCondition;
+  categoryId?: Types.ObjectId;
+}
+
+const UPDATABLE_FIELDS = ['name', 'slug', 'price', 'categoryId', 'relatedIds'] as const;
+
+/** Products: CRUD with a unique slug, keyset pages, and time filters read from `_id`. */
+@Injectable()
+export class ProductsService implements OnModuleInit {
+  constructor(
+    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly categories: CategoriesService,
+  ) {}
+
+  /** The unique slug index must exist before the first insert, or duplicates could slip in. */
+  async onModuleInit(): Promise<void> {
+    await this.products.init();
+  }
+
+  async create(dto: CreateProductDto): Promise<ProductResponse> {
+    const slug = dto.slug ?? slugify(dto.name);
+    if (slug === '') {
+      throw new BadRequestException(
+        `cannot derive a slug from name ${JSON.stringify(dto.name)}; send a slug (lowercase letters, digits and hyphens)`,
+      );
+    }
+    const relatedIds = dto.relatedIds ?? [];
+    await this.assertReferencesExist(dto.categoryId, relatedIds);
+    const created = await this.withUniqueSlug(slug, () =>
+      this.products.create({ name: dto.name, slug, price: dto.price, categoryId: dto.categoryId, relatedIds }),
+    );
+    return toProductResponse(created);
+  }
+
+  async findById(id: Types.ObjectId): Promise<ProductResponse> {
+    const product = await this.products.findById(id).lean();
+    if (product === null) throw productNotFound(id);
+    return toProductResponse(product);
+  }
+
+  async findBySlug(slug: string): Promise<ProductResponse> {
+    const product = await this.products.findOne({ slug }).lean();
+    if (product === null) throw new NotFoundException(`product with slug ${JSON.stringify(slug)} not found`);
+    return toProductResponse(product);
+  }
+
+  /**
+   * One page in `_id` order. Every time filter becomes bounds on `_id` and is
+   * merged with the cursor into a single `_id` condition, so the query is one
+   * range scan of the `_id` index (or of `{ categoryId, _id }`).
+   */
+  async list(options: ListProductsOptions): Promise<ProductPageResponse> {
+    const filter: ProductFilter = {};
+    if (options.categoryId) filter.categoryId = options.categoryId;
+    const _id = mergeIdConditions(
+      options.ids && { $in: options.ids },
+      createdBetween(options.createdFrom, options.createdTo),
+      options.createdOn === undefined ? undefined : createdOn(options.createdOn, options.timeZone),
+    );
+    if (_id) filter._id = _id;
+    // The library merges `$gt: after` into the same `_id` condition and asks for limit + 1.
+    const query = keysetQuery({ ...filter }, { after: options.after, limit: options.limit });
+    const documents = await this.products.find(query.filter).sort(query.sort).limit(query.limit).lean<Product[]>();
+    const page = toKeysetPage(documents, options.limit);
+    return { items: page.items.map(toProductResponse), nextCursor: page.nextCursor };
+  }
+
+  async update(id: Types.ObjectId, dto: UpdateProductDto): Promise<ProductResponse> {
+    // Only known fields, copied one by one: nothing from the body reaches the update as an operator.
+    const $set: Partial<Pick<Product, (typeof UPDATABLE_FIELDS)[number]>> = {};
+    for (const field of UPDATABLE_FIELDS) {
+      const value = dto[field];
+      if (value === null) {
+        throw new BadRequestException(`${field} cannot be null; leave it out to keep the current value`);
+      }
+      if (value !== undefined) Object.assign($set, { [field]: value });
+    }
+    await this.assertReferencesExist($set.categoryId, $set.relatedIds ?? [], id);
+    const updated = await this.withUniqueSlug($set.slug, () =>
+      this.products.findOneAndUpdate({ _id: id }, { $set }, { returnDocument: 'after', runValidators: true }).lean(),
+    );
+    if (updated === null) throw productNotFound(id);
+    return toProductResponse(updated);
+  }
+
+  async remove(id: Types.ObjectId): Promise<void> {
+    const { deletedCount } = await this.products.deleteOne({ _id: id });
+    if (deletedCount === 0) throw productNotFound(id);
+  }
+
+  /** Loads products by id for an order; the caller decides what a missing one means. */
+  async findMany(ids: Types.ObjectId[]): Promise<Pick<Product, '_id' | 'price' | 'name'>[]> {
+    return this.products.find({ _id: { $in: ids } }, { _id: 1, price: 1, name: 1 }).lean();
+  }
+
+  /** 422 when the category or a related product does not exist: the body is well-formed but points nowhere. */
+  private async assertReferencesExist(
+    categoryId: Types.ObjectId | undefined,
+    relatedIds: Types.ObjectId[],
+    self?: Types.ObjectId,
+  ): Promise<void> {
+    if (categoryId && !(await this.categories.exists(categoryId))) {
+      throw new UnprocessableEntityException(
+        `category ${categoryId.toHexString()} does not exist; create it with POST /categories or pick one from GET /categories`,
+      );
+    }
+    if (self && relatedIds.some((related) => related.equals(self))) {
+      throw new UnprocessableEntityException('relatedIds must not contain the product itself');
+    }
+    if (relatedIds.length === 0) return;
+    const found = await this.products.find({ _id: { $in: relatedIds } }, { _id: 1 }).lean();
+    const missing = relatedIds.filter((id) => !found.some((product) => product._id.equals(id)));
+    if (missing.length > 0) {
+      throw new UnprocessableEntityException(
+        `related products do not exist: ${missing.map((id) => id.toHexString()).join(', ')}`,
+      );
+    }
+  }
+
+  /** Runs a write and turns the unique index's E11000 into 409, naming the slug the server reported. */
+  private async withUniqueSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isDuplicateKeyError(error)) {
+        throw new ConflictException(`slug "${String(duplicateKeyValue(error, 'slug') ?? slug)}" is already taken`);
+      }
+      throw error;
+    }
+  }
+}
+
+function productNotFound(id: Types.ObjectId): NotFoundException {
+  return new NotFoundException(`product ${id.toHexString()} not found`);
+}
+
+/** `[from, to)` as `_id` bounds; either side may be open. */
+function createdBetween(from: Date | undefined, to: Date | undefined): IdCondition | undefined {
+  if (from === undefined && to === undefined) return undefined;
+  try {
+    const range = objectIdRange(from ?? 0, to ?? MAX_OBJECT_ID_SECONDS * 1000);
+    return { ...(from && { $gte: range.$gte }), ...(to && { $lt: range.$lt }) };
+  } catch (error) {
+    // objectIdRange explains what is wrong: "to" before "from", or outside what an ObjectId can hold.
+    throw new BadRequestException(`createdFrom/createdTo: ${(error as Error).message}`);
+  }
+}
+
+function createdOn(day: string, timeZone: string): IdCondition {
+  try {
+    return dayRange(day, timeZone);
+  } catch (error) {
+    throw new BadRequestException(`createdOn: ${(error as Error).message}`);
+  }
+}
+
+/** Maps a stored product to the response; `createdAt` comes from the `_id`. */
+export function toProductResponse(product: Product): ProductResponse {
+  return {
+    id: product._id,
+    name: product.name,
+    slug: product.slug,
+    price: product.price,
+    categoryId: product.categoryId,
+    relatedIds: product.relatedIds,
+    createdAt: product._id.getTimestamp(),
+  };
+}

@@ -1,0 +1,32 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema, type HydratedDocument, type Types } from 'mongoose';
+import { Category } from '../../categories/schemas/category.schema.js';
+
+/**
+ * A product. `_id` is an ObjectId (12 bytes, never a hex string), so it sorts
+ * by creation time and `createdOn=`/`createdFrom=` read the `_id` index.
+ */
+@Schema({ collection: 'products', versionKey: false })
+export class Product {
+  _id!: Types.ObjectId;
+
+  @Prop({ required: true, trim: true })
+  name!: string;
+
+  @Prop({ required: true, unique: true })
+  slug!: string;
+
+  @Prop({ required: true, min: 0 })
+  price!: number;
+
+  @Prop({ type: MongooseSchema.Types.ObjectId, ref: Category.name, required: true })
+  categoryId!: Types.ObjectId;
+
+  @Prop({ type: [MongooseSchema.Types.ObjectId], ref: 'Product', default: [] })
+  relatedIds!: Types.ObjectId[];
+}
+
+export type ProductDocument = HydratedDocument<Product>;
+export const ProductSchema = SchemaFactory.createForClass(Product);
+// Serves `?categoryId=…&after=…` pages: equality first, then the keyset field.
+ProductSchema.index({ categoryId: 1, _id: 1 });

@@ -1,0 +1,100 @@
+import 'reflect-metadata';
+import { BODY_LIMIT_BYTES } from '../../sample-app/create-catalog-app.js';
+import { CATALOG_PLATFORMS, startCatalog, UNKNOWN_ID, type CatalogTestApp } from './catalog-test-app.js';
+
+/** What reaches MongoDB must never contain an operator or a dotted key taken from a request body. */
+describe.each(CATALOG_PLATFORMS)('catalog bad input on %s', (platform) => {
+  let catalog: CatalogTestApp;
+  let categoryId: string;
+
+  beforeAll(async () => {
+    catalog = await startCatalog(platform);
+    categoryId = (await catalog.http().post('/categories').send({ name: 'Kitchen' }).expect(201)).body.id;
+  });
+  afterAll(() => catalog?.close());
+
+  it.each([
+    ['/products', { name: 'x', price: 1, categoryId: UNKNOWN_ID, $where: '1' }, 'property $where should not exist'],
+    ['/products', { name: 'x', price: 1, categoryId: UNKNOWN_ID, 'slug.x': 'y' }, 'property slug.x should not exist'],
+    ['/orders', { items: [{ productId: UNKNOWN_ID, quantity: 1 }], $set: {} }, 'property $set should not exist'],
+    ['/categories', { name: 'x', __v: 7 }, 'property __v should not exist'],
+  ])('should refuse an unknown key in POST %s before any query (%j)', async (path, body, message) => {
+    catalog.commands.clear();
+    await catalog
+      .http()
+      .post(path)
+      .send(body)
+      .expect(400, { statusCode: 400, message: [message], error: 'Bad Request' });
+    expect(catalog.commands.names()).toEqual([]);
+  });
+
+  it.each([
+    [{ $gt: '' }],
+    [{ $ne: null }],
+    [{ _bsontype: 'ObjectId', id: 'aaaaaaaaaaaa' }],
+    [{ toHexString: UNKNOWN_ID }],
+    [[UNKNOWN_ID]],
+    [true],
+  ])('should answer 400 for categoryId %j, without querying', async (categoryIdValue) => {
+    catalog.commands.clear();
+    await catalog
+      .http()
+      .post('/products')
+      .send({ name: 'Injected', price: 1, categoryId: categoryIdValue })
+      .expect(400, {
+        statusCode: 400,
+        message: ['categoryId must be a 24-character hex ObjectId'],
+        error: 'Bad Request',
+      });
+    expect(catalog.commands.names()).toEqual([]);
+  });
+
+  it('should answer 413 for a body over the limit, and accept one just under it', async () => {
+    const filler = (size: number) => ({ name: 'x'.repeat(size), price: 1, categoryId });
+    const over = await catalog
+      .http()
+      .post('/products')
+      .send(filler(BODY_LIMIT_BYTES + 1))
+      .expect(413);
+    expect(over.body).toEqual({
+      statusCode: 413,
+      message: platform === 'express' ? 'request entity too large' : 'Request body is too large',
+      error: 'Payload Too Large',
+    });
+    // Under the limit the body is parsed and validated (name is at most 200 characters).
+    const under = await catalog
+      .http()
+      .post('/products')
+      .send(filler(BODY_LIMIT_BYTES - 200))
+      .expect(400);
+    expect(under.body.message).toEqual(['name must be shorter than or equal to 200 characters']);
+  });
+
+  it('should answer 400 for malformed JSON', async () => {
+    const res = await catalog.http().post('/categories').set('content-type', 'application/json').send('{"name": ');
+    expect(res.body).toEqual({ statusCode: 400, message: expect.any(String), error: 'Bad Request' });
+    expect(res.status).toBe(400);
+  });
+
+  it('should answer 415 in the same shape for a body that is not JSON', async () => {
+    const res = await catalog.http().post('/categories').set('content-type', 'application/xml').send('<name>x</name>');
+    expect([res.status, res.body]).toEqual(
+      platform === 'fastify'
+        ? [415, { statusCode: 415, message: 'Unsupported Media Type', error: 'Unsupported Media Type' }]
+        : // Express skips bodies it has no parser for: the DTO then sees no fields.
+          [400, { statusCode: 400, message: expect.arrayContaining(['name must be a string']), error: 'Bad Request' }],
+    );
+  });
+
+  it("should answer 404 in Nest's shape for an unknown route", async () => {
+    await catalog.http().get('/nope').expect(404, { statusCode: 404, message: 'Cannot GET /nope', error: 'Not Found' });
+  });
+
+  it('should cap page sizes: limit=1e9 is 400, not a billion rows', async () => {
+    await catalog.http().get('/products?limit=1e9').expect(400, {
+      statusCode: 400,
+      message: 'limit must be an integer from 1 to 100',
+      error: 'Bad Request',
+    });
+  });
+});
