@@ -9,24 +9,14 @@
  *    ParseObjectIdPipe + ObjectIdSerializerInterceptor vs. with neither
  *    (target: at most 10% fewer requests/s).
  *
+ * The app runs in its own process (as `npm start` runs it, on an embedded
+ * MongoDB this script starts), so autocannon does not share its event loop.
  * LOAD_SECONDS (default 10) sets the duration of each run.
  */
-import 'reflect-metadata';
-import {
-  Controller,
-  Get,
-  type INestApplication,
-  Module,
-  NotFoundException,
-  Param,
-  UseInterceptors,
-} from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import mongoose, { Types } from 'mongoose';
-import { ObjectIdSerializerInterceptor, ParseObjectIdPipe } from 'nestjs-objectid';
-import { EmbeddedMongoServer } from 'nestjs-objectid/testing';
-import { createCatalogApp } from '../sample-app/create-catalog-app.js';
+import mongoose from 'mongoose';
+import { EmbeddedMongoServer, withDatabase } from 'nestjs-objectid/testing';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const CONNECTIONS = 16;
@@ -52,11 +42,42 @@ function summary(result: autocannon.Result) {
   };
 }
 
+/** Starts `script` with the library aliased to its sources; resolves with the URL it prints. */
+function startChild(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', '@swc-node/register/esm-register', '--import', './scripts/source-alias.mjs', script],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) resolve({ child, url: match[1].replace('localhost', '127.0.0.1') });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`)));
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 async function mixedLoad(): Promise<boolean> {
   const server = await EmbeddedMongoServer.start();
-  const app = await createCatalogApp({ mongoUri: `${server.uri.replace('/?', '/load?')}`, logger: false });
-  await app.listen(0, '127.0.0.1');
-  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const mongoUri = withDatabase(server.uri, 'load');
+  const { child, url: base } = await startChild(
+    'sample-app/main.ts',
+    { MONGO_URL: mongoUri, PORT: '0' },
+    /Ready in \d+ ms: (http:\/\/\S+?) /,
+  );
   try {
     const category = await json(base, '/categories', { name: 'Load' });
     const ids: string[] = [];
@@ -87,7 +108,7 @@ async function mixedLoad(): Promise<boolean> {
     );
     console.table([summary(result)]);
 
-    const connection = await mongoose.createConnection(server.uri.replace('/?', '/load?')).asPromise();
+    const connection = await mongoose.createConnection(mongoUri).asPromise();
     const numbers = (
       await connection
         .collection('orders')
@@ -106,54 +127,14 @@ async function mixedLoad(): Promise<boolean> {
       result.errors + result.timeouts === 0 && result.non2xx === 0 && distinct && consecutive && numbers.length > 0
     );
   } finally {
-    await app.close();
+    await stopChild(child);
     await server.stop();
   }
 }
 
-// --- library overhead on one route -----------------------------------------
-
-const PRODUCTS = new Map(
-  Array.from({ length: 100 }, () => {
-    const _id = new Types.ObjectId();
-    const product = {
-      _id,
-      name: 'Lamp',
-      slug: `lamp-${_id}`,
-      price: 25,
-      categoryId: new Types.ObjectId(),
-      relatedIds: [new Types.ObjectId(), new Types.ObjectId()],
-    };
-    return [_id.toHexString(), product] as const;
-  }),
-);
-
-@Controller()
-class OverheadController {
-  @Get('without/:id')
-  without(@Param('id') id: string) {
-    const product = PRODUCTS.get(id.toLowerCase());
-    if (!product) throw new NotFoundException();
-    return product; // ObjectId#toJSON writes hex: the response is the same JSON
-  }
-
-  @Get('with/:id')
-  @UseInterceptors(ObjectIdSerializerInterceptor)
-  with(@Param('id', ParseObjectIdPipe) id: Types.ObjectId) {
-    const product = PRODUCTS.get(id.toHexString());
-    if (!product) throw new NotFoundException();
-    return product;
-  }
-}
-
-@Module({ controllers: [OverheadController] })
-class OverheadModule {}
-
 async function overhead(): Promise<boolean> {
-  const app: INestApplication = await NestFactory.create(OverheadModule, { logger: false });
-  await app.listen(0, '127.0.0.1');
-  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const keys = [...PRODUCTS.keys()];
+  const { child, url: base } = await startChild('scripts/load-overhead-server.ts', {}, /READY (\S+)/);
+  const keys = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(24, '0'));
   const withBody = await (await fetch(`${base}/with/${keys[0]}`)).text();
   const withoutBody = await (await fetch(`${base}/without/${keys[0]}`)).text();
   if (withBody !== withoutBody) throw new Error(`the two routes answer differently:\n${withBody}\n${withoutBody}`);
@@ -177,7 +158,7 @@ async function overhead(): Promise<boolean> {
     samples.without.push(await run('without'));
     samples.with.push(await run('with'));
   }
-  await app.close();
+  await stopChild(child);
   const best = { with: Math.max(...samples.with), without: Math.max(...samples.without) };
   const loss = 1 - best.with / best.without;
   console.log('Library overhead on GET /…/:id (same handler and JSON; best of 3 alternating runs)');
