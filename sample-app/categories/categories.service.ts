@@ -1,8 +1,7 @@
-import { BadRequestException, ConflictException, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model, Types } from 'mongoose';
-import { slugify } from '../common/slugify.js';
-import { duplicateKeyValue, isDuplicateKeyError } from '../database/duplicate-key.js';
+import { slugOrDerive, withUniqueSlug } from '../common/unique-slug.js';
 import type { CategoryResponse } from './dto/category.response.js';
 import type { CreateCategoryDto } from './dto/create-category.dto.js';
 import { Category } from './schemas/category.schema.js';
@@ -18,21 +17,9 @@ export class CategoriesService implements OnModuleInit {
   }
 
   async create(dto: CreateCategoryDto): Promise<CategoryResponse> {
-    const slug = dto.slug ?? slugify(dto.name);
-    if (slug === '') {
-      throw new BadRequestException(
-        `cannot derive a slug from name ${JSON.stringify(dto.name)}; send a slug (lowercase letters, digits and hyphens)`,
-      );
-    }
-    try {
-      const created = await this.categories.create({ name: dto.name, slug });
-      return toCategoryResponse(created);
-    } catch (error) {
-      if (isDuplicateKeyError(error)) {
-        throw new ConflictException(`slug "${String(duplicateKeyValue(error, 'slug') ?? slug)}" is already taken`);
-      }
-      throw error;
-    }
+    const slug = slugOrDerive(dto.slug, dto.name);
+    const created = await withUniqueSlug(slug, () => this.categories.create({ name: dto.name, slug }));
+    return toCategoryResponse(created);
   }
 
   /** Every category in creation order (`_id` order). */

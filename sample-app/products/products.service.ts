@@ -1,6 +1,5 @@
 import {
   BadRequestException,
-  ConflictException,
   Injectable,
   NotFoundException,
   UnprocessableEntityException,
@@ -11,8 +10,7 @@ import type { Model, Types } from 'mongoose';
 import { dayRange, keysetQuery, MAX_OBJECT_ID_SECONDS, objectIdRange, toKeysetPage } from 'nestjs-objectid';
 import { CategoriesService } from '../categories/categories.service.js';
 import { mergeIdConditions, type IdCondition } from '../common/id-conditions.js';
-import { slugify } from '../common/slugify.js';
-import { duplicateKeyValue, isDuplicateKeyError } from '../database/duplicate-key.js';
+import { slugOrDerive, withUniqueSlug } from '../common/unique-slug.js';
 import type { CreateProductDto } from './dto/create-product.dto.js';
 import type { ProductPageResponse, ProductResponse } from './dto/product.response.js';
 import type { UpdateProductDto } from './dto/update-product.dto.js';
@@ -54,15 +52,10 @@ export class ProductsService implements OnModuleInit {
   }
 
   async create(dto: CreateProductDto): Promise<ProductResponse> {
-    const slug = dto.slug ?? slugify(dto.name);
-    if (slug === '') {
-      throw new BadRequestException(
-        `cannot derive a slug from name ${JSON.stringify(dto.name)}; send a slug (lowercase letters, digits and hyphens)`,
-      );
-    }
+    const slug = slugOrDerive(dto.slug, dto.name);
     const relatedIds = dto.relatedIds ?? [];
     await this.assertReferencesExist(dto.categoryId, relatedIds);
-    const created = await this.withUniqueSlug(slug, () =>
+    const created = await withUniqueSlug(slug, () =>
       this.products.create({ name: dto.name, slug, price: dto.price, categoryId: dto.categoryId, relatedIds }),
     );
     return toProductResponse(created);
@@ -112,7 +105,7 @@ export class ProductsService implements OnModuleInit {
       if (value !== undefined) Object.assign($set, { [field]: value });
     }
     await this.assertReferencesExist($set.categoryId, $set.relatedIds ?? [], id);
-    const updated = await this.withUniqueSlug($set.slug, () =>
+    const updated = await withUniqueSlug($set.slug, () =>
       this.products.findOneAndUpdate({ _id: id }, { $set }, { returnDocument: 'after', runValidators: true }).lean(),
     );
     if (updated === null) throw productNotFound(id);
@@ -154,16 +147,6 @@ export class ProductsService implements OnModuleInit {
   }
 
   /** Runs a write and turns the unique index's E11000 into 409, naming the slug the server reported. */
-  private async withUniqueSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isDuplicateKeyError(error)) {
-        throw new ConflictException(`slug "${String(duplicateKeyValue(error, 'slug') ?? slug)}" is already taken`);
-      }
-      throw error;
-    }
-  }
 }
 
 function productNotFound(id: Types.ObjectId): NotFoundException {
