@@ -7,6 +7,7 @@ import {
   tryParseObjectId,
 } from '../core/parse-object-id.js';
 import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
+import { configurePipe } from './configure-pipe.js';
 import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
 import { createObjectIdException } from './object-id-exception.js';
 import type { ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
@@ -59,18 +60,7 @@ export class ParseObjectIdArrayPipe implements PipeTransform<unknown, Types.Obje
 
   /** Like {@link ParseObjectIdPipe.with}: options baked in, module defaults injected. */
   static with(options: ParseObjectIdArrayPipeOptions): Type<ParseObjectIdArrayPipe> {
-    @Injectable()
-    class ConfiguredParseObjectIdArrayPipe extends ParseObjectIdArrayPipe {
-      // Same parameters as the parent: Nest merges inherited injection metadata
-      // by index, so a different arity would misplace the module options.
-      constructor(
-        @Optional() overrides?: ParseObjectIdArrayPipeOptions,
-        @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
-      ) {
-        super({ ...options, ...overrides }, moduleOptions);
-      }
-    }
-    return ConfiguredParseObjectIdArrayPipe;
+    return configurePipe(ParseObjectIdArrayPipe, options);
   }
 
   transform(value: unknown): Types.ObjectId[] | undefined {

@@ -3,6 +3,7 @@ import { Types } from 'mongoose';
 import { describeInvalidObjectId, isObjectIdHex, tryParseObjectId } from '../core/parse-object-id.js';
 import { isObjectIdLike } from '../core/object-id-like.js';
 import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
+import { configurePipe } from './configure-pipe.js';
 import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
 import { createObjectIdException } from './object-id-exception.js';
 import type { ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
@@ -40,18 +41,7 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, Types.ObjectId 
    * (`new ParseObjectIdPipe(options)` works too, but sees no module defaults.)
    */
   static with(options: ParseObjectIdPipeOptions): Type<ParseObjectIdPipe> {
-    @Injectable()
-    class ConfiguredParseObjectIdPipe extends ParseObjectIdPipe {
-      // Same parameters as the parent: Nest merges inherited injection metadata
-      // by index, so a different arity would misplace the module options.
-      constructor(
-        @Optional() overrides?: ParseObjectIdPipeOptions,
-        @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
-      ) {
-        super({ ...options, ...overrides }, moduleOptions);
-      }
-    }
-    return ConfiguredParseObjectIdPipe;
+    return configurePipe(ParseObjectIdPipe, options);
   }
 
   transform(value: unknown): Types.ObjectId | undefined {
