@@ -46,6 +46,7 @@ export {
   type KeysetQuery,
   type KeysetQueryOptions,
 } from './pagination/keyset-pagination.js';
+export { mergeIdConditions, type IdCondition } from './pagination/merge-id-conditions.js';
 export {
   createObjectIdSerializerProviders,
   createObjectIdTransformer,

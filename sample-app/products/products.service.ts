@@ -7,9 +7,16 @@ import {
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model, Types } from 'mongoose';
-import { dayRange, keysetQuery, MAX_OBJECT_ID_SECONDS, objectIdRange, toKeysetPage } from 'nestjs-objectid';
+import {
+  dayRange,
+  type IdCondition,
+  keysetQuery,
+  MAX_OBJECT_ID_SECONDS,
+  mergeIdConditions,
+  objectIdRange,
+  toKeysetPage,
+} from 'nestjs-objectid';
 import { CategoriesService } from '../categories/categories.service.js';
-import { mergeIdConditions, type IdCondition } from '../common/id-conditions.js';
 import { slugOrDerive, withUniqueSlug } from '../common/unique-slug.js';
 import type { CreateProductDto } from './dto/create-product.dto.js';
 import type { ProductPageResponse, ProductResponse } from './dto/product.response.js';

@@ -1,5 +1,6 @@
 import type { Types } from 'mongoose';
 import { isObjectIdLike } from '../core/object-id-like.js';
+import { type IdCondition, mergeIdConditions } from './merge-id-conditions.js';
 
 /** Largest page `keysetQuery()` allows unless told otherwise. */
 export const MAX_KEYSET_LIMIT = 100;
@@ -56,13 +57,14 @@ export function keysetQuery(filter: Record<string, unknown> = {}, options: Keyse
   if (existing === undefined) {
     return { filter: { ...filter, _id: { $gt: after } }, sort: { _id: 1 }, limit: limit + 1 };
   }
-  if (isOperatorObject(existing)) {
+  if (isIdCondition(existing)) {
     // { $gte, $lt } from a time range plus { $gt: after }: one condition on the
-    // index; keep the stricter lower bound if there already is a $gt.
-    const current = existing.$gt;
-    const $gt =
-      current !== undefined && isObjectIdLike(current) && current.toHexString() > after.toHexString() ? current : after;
-    return { filter: { ...filter, _id: { ...existing, $gt } }, sort: { _id: 1 }, limit: limit + 1 };
+    // index, keeping the stricter lower bound if there already is a $gt.
+    return {
+      filter: { ...filter, _id: mergeIdConditions(existing, { $gt: after }) },
+      sort: { _id: 1 },
+      limit: limit + 1,
+    };
   }
   // An equality or other shape: both must hold.
   return {
@@ -82,13 +84,16 @@ export function toKeysetPage<T extends { _id: Types.ObjectId }>(documents: T[], 
   return { items, nextCursor: hasMore ? items[items.length - 1]._id : null };
 }
 
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
+const ID_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte', '$in']);
+
+/** Whether `value` is an `_id` condition `mergeIdConditions()` can extend without changing its meaning. */
+function isIdCondition(value: unknown): value is IdCondition {
   return (
     value !== null &&
     typeof value === 'object' &&
     !isObjectIdLike(value) &&
     !Array.isArray(value) &&
     Object.keys(value).length > 0 &&
-    Object.keys(value).every((key) => key.startsWith('$'))
+    Object.keys(value).every((key) => ID_OPERATORS.has(key))
   );
 }

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { mergeIdConditions } from './id-conditions.js';
+import { mergeIdConditions } from './merge-id-conditions.js';
 
 const id = (n: number) => new Types.ObjectId(n.toString(16).padStart(24, '0'));
 

@@ -9,6 +9,7 @@ export interface IdCondition {
   $in?: Types.ObjectId[];
 }
 
+// Hex order is byte order, which is MongoDB's order for ObjectIds.
 const compare = (a: Types.ObjectId, b: Types.ObjectId): number => {
   const [x, y] = [a.toHexString(), b.toHexString()];
   return x < y ? -1 : x > y ? 1 : 0;
