@@ -1,7 +1,8 @@
 // A consumer app compiled with tsc against the packed nestjs-objectid tarball,
 // importing it by package name only. The packed-package spec builds and runs it.
 import 'reflect-metadata';
-import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Injectable, Module, Param, Post } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { NestFactory } from '@nestjs/core';
 import mongoose, { Types } from 'mongoose';
 import {
@@ -10,6 +11,7 @@ import {
   ObjectIdModule,
   ObjectIdValidationPipe,
   ParseObjectIdPipe,
+  SequenceService,
   ToObjectId,
 } from 'nestjs-objectid';
 import { EmbeddedMongoServer } from 'nestjs-objectid/testing';
@@ -20,27 +22,53 @@ class CreateOrderDto {
   customerId!: Types.ObjectId;
 }
 
-@Controller('items')
-class ItemsController {
-  @Get(':id')
-  findOne(@Param('id', ParseObjectIdPipe) id: Types.ObjectId) {
-    return { id: id.toHexString(), isObjectId: id instanceof Types.ObjectId };
-  }
+@Injectable()
+class OrdersService {
+  constructor(private readonly sequences: SequenceService) {}
 
-  @Post()
-  create(@Body() dto: CreateOrderDto) {
-    return { customerId: dto.customerId.toHexString(), isObjectId: dto.customerId instanceof Types.ObjectId };
+  nextNumber(): Promise<string> {
+    return this.sequences.nextFormatted('orders');
   }
 }
 
+@Controller('items')
+class ItemsController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get(':id')
+  findOne(@Param('id', ParseObjectIdPipe) id: Types.ObjectId) {
+    // Returned as an ObjectId (and a Decimal128): the serializer hook writes both as strings.
+    return { _id: id, price: Types.Decimal128.fromString('9.99'), isObjectId: id instanceof Types.ObjectId };
+  }
+
+  @Post()
+  async create(@Body() dto: CreateOrderDto) {
+    return {
+      customerId: dto.customerId,
+      isObjectId: dto.customerId instanceof Types.ObjectId,
+      number: await this.orders.nextNumber(),
+    };
+  }
+}
+
+const server = await EmbeddedMongoServer.start();
+
 @Module({
-  imports: [ObjectIdModule.forRoot({ isGlobal: true, errorHttpStatusCode: 422 })],
+  imports: [
+    MongooseModule.forRoot(server.uri, { dbName: 'consumer' }),
+    ObjectIdModule.forRoot({
+      isGlobal: true,
+      errorHttpStatusCode: 422,
+      serializer: { global: true },
+      sequences: { definitions: { orders: { format: 'ORD-{seq:4}' } } },
+    }),
+  ],
   controllers: [ItemsController],
+  providers: [OrdersService],
 })
 class AppModule {}
 
 const results: Record<string, unknown> = {};
-const server = await EmbeddedMongoServer.start();
 const connection = await mongoose.createConnection(server.uri).asPromise();
 const Thing = connection.model('Thing', new mongoose.Schema({ name: String }));
 const thing = await Thing.create({ name: 'packed' });
@@ -51,6 +79,7 @@ app.useGlobalPipes(new ObjectIdValidationPipe({ transform: true, whitelist: true
 await app.listen(0, '127.0.0.1');
 const base = await app.getUrl();
 const id = thing._id.toHexString();
+results.sentId = id;
 const call = async (path: string, init?: RequestInit) => {
   const res = await fetch(base + path, init);
   return { status: res.status, body: await res.json() };
@@ -58,6 +87,11 @@ const call = async (path: string, init?: RequestInit) => {
 results.param = await call(`/items/${id}`);
 results.badParam = await call('/items/abc');
 results.body = await call('/items', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ customerId: id }),
+});
+results.secondBody = await call('/items', {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ customerId: id }),
