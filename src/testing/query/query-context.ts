@@ -15,6 +15,7 @@ import { resolve } from 'mingo/util';
 import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
+import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { conditionForMingo } from './mingo-values.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 
@@ -85,6 +86,10 @@ const BSON_QUERY_OPERATORS = {
     if (hasElemMatch) return (queryOperators.$all as QueryOperator)(selector, value, options);
     return queryOperator(allMatch)(selector, value);
   },
+  // BSON types and Int64-aware arithmetic (mingo knows only JavaScript types).
+  $type,
+  $mod,
+  $size,
 };
 
 type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
@@ -102,6 +107,10 @@ const BSON_EXPRESSION_OPERATORS = {
     const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
     return compareBson(a, b);
   },
+  $type: (obj: unknown, expr: unknown, options: Options): string => {
+    const arg = Array.isArray(expr) && expr.length === 1 ? (expr[0] as unknown) : expr;
+    return typeAlias(evalExpr(obj, arg, options));
+  },
 };
 
 const BSON_PIPELINE_OPERATORS = {
@@ -112,6 +121,18 @@ const BSON_PIPELINE_OPERATORS = {
     (pipelineOperators.$match as PipelineOperator)(collection, conditionForMingo(expr), options),
   $group: (collection: Iterator, expr: Document, options: Options): Iterator =>
     bsonGroup(collection, expr, options, pipelineOperators.$group as PipelineOperator),
+  // mingo builds an inclusion $project's output from its (sorted) paths and appends `_id` last.
+  $project: (collection: Iterator, expr: Document, options: Options): Iterator => {
+    const project = pipelineOperators.$project as PipelineOperator;
+    if (!isInclusionProjection(expr)) return project(collection, expr, options);
+    // mingo's Lazy pipeline pulls one document at a time, so `source` is the input of the doc being projected.
+    let source: Document | undefined;
+    const tagged = collection.map((doc: Document) => {
+      source = doc;
+      return doc;
+    });
+    return project(tagged, expr, options).map((doc: Document) => inProjectionOrder(source ?? {}, doc, expr));
+  },
 };
 
 const BSON_PROJECTION_OPERATORS = {
@@ -165,6 +186,57 @@ export function compileFilter(filter: Document | undefined): (doc: Document) => 
 function inSourceOrder(source: Document, projected: Document): Document {
   const ordered: Document = {};
   for (const key of Object.keys(source)) if (key in projected) ordered[key] = projected[key];
+  for (const key of Object.keys(projected)) if (!(key in ordered)) ordered[key] = projected[key];
+  return ordered;
+}
+
+function isPlainSpec(value: unknown): value is Document {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  );
+}
+
+/** True unless the projection only excludes fields (exclusion keeps the input order as is). */
+function isInclusionProjection(spec: Document, root = true): boolean {
+  return Object.entries(spec).some(([key, value]) => {
+    if (key.startsWith('$')) return true; // an expression: a computed field
+    if (root && key === '_id') return false;
+    if (value === 0 || value === false) return false;
+    return !isPlainSpec(value) || isInclusionProjection(value, false);
+  });
+}
+
+/**
+ * mongod's inclusion `$project` order: the fields kept from the input (by
+ * path, `_id` included by default) in the input's order, then the computed
+ * ones in the order the projection names them.
+ */
+function inProjectionOrder(source: Document, projected: Document, spec: Document, root = true): Document {
+  const byPath = new Map<string, Document | undefined>();
+  const computed: string[] = [];
+  if (root && !('_id' in spec)) byPath.set('_id', undefined);
+  for (const [path, value] of Object.entries(spec)) {
+    if (value === 0 || value === false) continue;
+    const [top = path, ...rest] = path.split('.');
+    const nested = rest.length > 0 ? { [rest.join('.')]: value } : isPlainSpec(value) ? value : undefined;
+    const isPath =
+      value === true ||
+      typeof value === 'number' ||
+      (nested !== undefined && !Object.keys(nested).some((k) => k.startsWith('$')));
+    if (isPath && top in source) byPath.set(top, nested && { ...byPath.get(top), ...nested });
+    else if (!computed.includes(top)) computed.push(top);
+  }
+  const ordered: Document = {};
+  for (const key of Object.keys(source)) {
+    if (!byPath.has(key) || !(key in projected)) continue;
+    const sub = byPath.get(key);
+    const [from, to] = [source[key] as unknown, projected[key] as unknown];
+    ordered[key] = sub && isPlainSpec(from) && isPlainSpec(to) ? inProjectionOrder(from, to, sub, false) : to;
+  }
+  for (const key of computed) if (key in projected && !(key in ordered)) ordered[key] = projected[key];
   for (const key of Object.keys(projected)) if (!(key in ordered)) ordered[key] = projected[key];
   return ordered;
 }
