@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ObjectIdModule, ObjectIdValidationPipe } from 'nestjs-objectid';
 import { CATALOG_OPTIONS, type CatalogAppOptions } from './catalog-options.interface.js';
@@ -7,6 +7,7 @@ import { CategoriesModule } from './categories/categories.module.js';
 import { HttpErrorShapeFilter } from './common/filters/http-error-shape.filter.js';
 import { DatabaseLifecycle } from './database/database-lifecycle.service.js';
 import { DatabaseUnavailableFilter } from './database/database-unavailable.filter.js';
+import { DatabaseUnavailableInterceptor } from './database/database-unavailable.interceptor.js';
 import { mongoUrlDatabase } from './database/mongo-url.js';
 import { HealthModule } from './health/health.module.js';
 import { ObjectIdsModule } from './object-ids/object-ids.module.js';
@@ -58,6 +59,7 @@ export class AppModule {
         { provide: CATALOG_OPTIONS, useValue: options },
         DatabaseLifecycle,
         // Unknown keys (`$where`, `price.$gt`) are refused, not stripped: the client learns of its mistake.
+        // (Prototype keys such as `__proto__` and `constructor` are removed by the pipe before that check.)
         {
           provide: APP_PIPE,
           useValue: new ObjectIdValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
@@ -65,6 +67,7 @@ export class AppModule {
         // Nest asks global filters last-registered first: the specific database filter must come last.
         { provide: APP_FILTER, useClass: HttpErrorShapeFilter },
         { provide: APP_FILTER, useClass: DatabaseUnavailableFilter },
+        { provide: APP_INTERCEPTOR, useClass: DatabaseUnavailableInterceptor },
       ],
     };
   }

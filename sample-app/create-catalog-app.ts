@@ -10,6 +10,13 @@ import type { CatalogAppOptions } from './catalog-options.interface.js';
 /** Largest JSON body accepted; bigger ones get 413 before any code of ours runs. */
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
+/**
+ * Longest path parameter Fastify's router passes on (its default, 100, answers
+ * longer ones with its own 414 before Nest); an over-long id is then the
+ * pipe's clear 400, as on Express.
+ */
+export const FASTIFY_MAX_PARAM_LENGTH = 1000;
+
 /** Path of the Swagger UI; the OpenAPI document is at `${DOCS_PATH}-json`. */
 export const DOCS_PATH = 'docs';
 
@@ -28,7 +35,7 @@ export async function createCatalogApp(options: CatalogAppOptions): Promise<INes
   if (platform === 'fastify') {
     app = await NestFactory.create<NestFastifyApplication>(
       module,
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, maxParamLength: FASTIFY_MAX_PARAM_LENGTH }),
       nestOptions,
     );
   } else {

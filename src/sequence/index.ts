@@ -12,3 +12,4 @@ export { SequenceFormatError } from './sequence-format.error.js';
 export { SequenceOverflowError } from './sequence-overflow.error.js';
 export { SequenceBackwardsError } from './sequence-backwards.error.js';
 export { SequenceUnavailableError } from './sequence-unavailable.error.js';
+export { isDatabaseUnavailableError } from './mongo-errors.js';

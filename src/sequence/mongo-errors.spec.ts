@@ -1,7 +1,16 @@
 import mongoose from 'mongoose';
-import { hasTransactionRetryLabel, isDuplicateKeyError, isUnavailableError, markTransient } from './mongo-errors.js';
+import {
+  hasTransactionRetryLabel,
+  isDuplicateKeyError,
+  isDatabaseUnavailableError,
+  markTransient,
+} from './mongo-errors.js';
 
 const { mongo } = mongoose;
+
+function socketError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
 
 describe('mongo error classification', () => {
   it.each<[string, unknown, boolean]>([
@@ -18,10 +27,18 @@ describe('mongo error classification', () => {
     ],
     ['DuplicateKey', new mongo.MongoServerError({ code: 11000, errmsg: 'E11000' }), false],
     ['WriteConflict', new mongo.MongoServerError({ code: 112, errmsg: 'WriteConflict' }), false],
+    [
+      'a raw EPIPE socket error the driver let through',
+      socketError('EPIPE', 'This socket has been ended by the other party'),
+      true,
+    ],
+    ['a raw ECONNRESET socket error', socketError('ECONNRESET', 'read ECONNRESET'), true],
+    ['a file-system error', socketError('ENOENT', 'no such file'), false],
+    ['a socket error from another realm (not instanceof Error)', { code: 'EPIPE', message: 'socket ended' }, true],
     ['a plain Error', new Error('boom'), false],
     ['a string', 'down', false],
   ])('should classify %s as unavailable: %s', (_label, error, expected) => {
-    expect(isUnavailableError(error)).toBe(expected);
+    expect(isDatabaseUnavailableError(error)).toBe(expected);
   });
 
   it.each<[unknown, boolean]>([

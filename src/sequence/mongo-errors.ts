@@ -32,6 +32,12 @@ const UNAVAILABLE_CLASSES = [
 // open: the counter collection is just as unreachable as with a driver error.
 const MONGOOSE_UNAVAILABLE = /buffering timed out|before initial connection is complete|force closed/;
 
+// Socket errors the driver can let through unwrapped: when a write to a socket
+// the server just closed fails while waiting for 'drain' (mongodb 7.8
+// `Connection.writeCommand`), the raw `EPIPE` error reaches the caller instead
+// of a MongoNetworkError. Found by the sample app's fault test.
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'ENOTCONN']);
+
 function code(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
@@ -41,13 +47,22 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return code(error) === 11000;
 }
 
-/** Whether `error` means the database could not be reached (network, selection, closed client, stepdown). */
-export function isUnavailableError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+/**
+ * Whether `error` means the database could not be reached — network errors,
+ * server selection timeouts, a closed client, a stepdown, mongoose's buffering
+ * timeouts, raw socket errors — so the request may be retried later (HTTP 503).
+ * `SequenceService` turns these into `SequenceUnavailableError`; an app's
+ * exception filter or interceptor can use it for its own queries.
+ */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
   if (UNAVAILABLE_CLASSES.some((cls) => error instanceof cls)) return true;
-  if (error.name === 'MongooseServerSelectionError') return true;
+  if ((error as { name?: unknown }).name === 'MongooseServerSelectionError') return true;
   if (error instanceof mongoose.Error && MONGOOSE_UNAVAILABLE.test(error.message)) return true;
+  // Socket errors come from Node's own realm, where `instanceof Error` can fail
+  // (in Jest's sandbox, for one), so they are recognised by their code alone.
   const c = code(error);
+  if (typeof c === 'string') return SOCKET_CODES.has(c);
   return typeof c === 'number' && UNAVAILABLE_CODES.has(c);
 }
 

@@ -4,7 +4,12 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { ClientSession, Collection, Connection } from 'mongoose';
 import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
 import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
-import { hasTransactionRetryLabel, isDuplicateKeyError, isUnavailableError, markTransient } from './mongo-errors.js';
+import {
+  hasTransactionRetryLabel,
+  isDuplicateKeyError,
+  isDatabaseUnavailableError,
+  markTransient,
+} from './mongo-errors.js';
 import {
   INT64_MAX,
   SEQUENCE_DEFAULT_COLLECTION,
@@ -387,7 +392,7 @@ export class SequenceService {
     // Inside a transaction the driver labels network errors; withTransaction() needs
     // the original MongoError to retry, so it passes through unchanged.
     if (ctx.session?.inTransaction() && hasTransactionRetryLabel(error)) return error;
-    if (isUnavailableError(error)) return new SequenceUnavailableError(ctx.key, error);
+    if (isDatabaseUnavailableError(error)) return new SequenceUnavailableError(ctx.key, error);
     return error;
   }
 

@@ -63,6 +63,7 @@ describe.each(CATALOG_PLATFORMS)('catalog orders on %s', (platform) => {
         'no items',
         undefined,
         [
+          'each item must be an object { productId, quantity }',
           'items must be a list naming each product once; add up the quantities instead',
           'items must contain no more than 50 elements',
           'items must contain at least 1 elements',
@@ -99,6 +100,7 @@ describe.each(CATALOG_PLATFORMS)('catalog orders on %s', (platform) => {
         ['items must be a list naming each product once; add up the quantities instead'],
       ],
       ['an extra key in an item', [{ ...item, $inc: { quantity: 1 } }], ['items.0.property $inc should not exist']],
+      ['a nested list of items', [[item]], ['each item must be an object { productId, quantity }']],
     ])('should answer 400 for %s', async (_label, items, message) => {
       const res = await order(items).expect(400);
       expect(res.body).toEqual({ statusCode: 400, message: expect.arrayContaining(message), error: 'Bad Request' });

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsObject, ValidateNested } from 'class-validator';
 import { OrderItemDto } from './order-item.dto.js';
 
 /** Most lines per order. */
@@ -15,6 +15,9 @@ export class CreateOrderDto {
   @ArrayUnique((item: Partial<OrderItemDto> | null) => String(item?.productId).toLowerCase(), {
     message: 'items must be a list naming each product once; add up the quantities instead',
   })
+  // Each item must itself be an object: `@ValidateNested({ each: true })` alone
+  // would validate the elements of a nested array and let `[[{…}]]` through.
+  @IsObject({ each: true, message: 'each item must be an object { productId, quantity }' })
   @ValidateNested({ each: true })
   @Type(() => OrderItemDto)
   items!: OrderItemDto[];
