@@ -2,10 +2,22 @@
  * The server half of `npm run load`'s overhead measurement, run in its own
  * process so that autocannon (in the parent) does not share its event loop:
  * one in-memory handler, served with and without ParseObjectIdPipe +
- * ObjectIdSerializerInterceptor. Prints `READY <url>` when it listens.
+ * ObjectIdSerializerInterceptor, and with a no-op pipe + no-op interceptor
+ * (what Nest's pipeline itself costs). Prints `READY <url>` when it listens.
  */
 import 'reflect-metadata';
-import { Controller, Get, Module, NotFoundException, Param, UseInterceptors } from '@nestjs/common';
+import {
+  type CallHandler,
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  type NestInterceptor,
+  NotFoundException,
+  Param,
+  type PipeTransform,
+  UseInterceptors,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Types } from 'mongoose';
 import { ObjectIdSerializerInterceptor, ParseObjectIdPipe } from 'nestjs-objectid';
@@ -26,6 +38,22 @@ export const PRODUCTS = new Map(
   }),
 );
 
+/** Does nothing: what any pipe costs in Nest's request pipeline, for comparison. */
+@Injectable()
+class NoopPipe implements PipeTransform {
+  transform(value: unknown) {
+    return value;
+  }
+}
+
+/** Does nothing: what any interceptor costs in Nest's request pipeline, for comparison. */
+@Injectable()
+class NoopInterceptor implements NestInterceptor {
+  intercept(_context: unknown, next: CallHandler) {
+    return next.handle();
+  }
+}
+
 @Controller()
 class OverheadController {
   @Get('without/:id')
@@ -33,6 +61,12 @@ class OverheadController {
     const product = PRODUCTS.get(id.toLowerCase());
     if (!product) throw new NotFoundException();
     return product; // ObjectId#toJSON writes hex: the same JSON as the other route
+  }
+
+  @Get('noop/:id')
+  @UseInterceptors(NoopInterceptor)
+  noop(@Param('id', NoopPipe) id: string) {
+    return this.without(id);
   }
 
   @Get('with/:id')
@@ -44,7 +78,7 @@ class OverheadController {
   }
 }
 
-@Module({ controllers: [OverheadController] })
+@Module({ controllers: [OverheadController], providers: [NoopPipe, NoopInterceptor] })
 class OverheadModule {}
 
 const app = await NestFactory.create(OverheadModule, { logger: false });
