@@ -4,11 +4,10 @@ import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { runInThisContext } from 'node:vm';
-import { EmbeddedMongoServer } from 'nestjs-objectid/testing';
+import type { EmbeddedMongoServer } from 'nestjs-objectid/testing';
 import request from 'supertest';
 import { SERVER_SELECTION_TIMEOUT_MS } from '../../sample-app/app.module.js';
-import { createCatalogApp } from '../../sample-app/create-catalog-app.js';
-import { CATALOG_PLATFORMS } from './catalog-test-app.js';
+import { CATALOG_PLATFORMS, startCatalogOnOwnServer } from './catalog-test-app.js';
 
 const UNAVAILABLE = { statusCode: 503, message: 'database unavailable, try again', error: 'Service Unavailable' };
 /** A request waits for server selection at most once; anything much longer would be a hang. */
@@ -46,12 +45,7 @@ describe.each(CATALOG_PLATFORMS)('catalog when the database dies under a stream 
   const http = () => request(url);
 
   beforeAll(async () => {
-    server = await EmbeddedMongoServer.start();
-    app = await createCatalogApp({ mongoUri: server.uri, dbName: 'faults', platform, logger: false, clock: () => NOW });
-    await app.listen(0, '127.0.0.1');
-    url = await app.getUrl();
-    const categoryId = (await http().post('/categories').send({ name: 'Kitchen' }).expect(201)).body.id;
-    productId = (await http().post('/products').send({ name: 'Pan', price: 20, categoryId }).expect(201)).body.id;
+    ({ server, app, url, productId } = await startCatalogOnOwnServer(platform, { dbName: 'faults', clock: () => NOW }));
   });
   afterAll(async () => {
     await app?.close();

@@ -2,11 +2,10 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { EmbeddedMongoServer } from 'nestjs-objectid/testing';
+import type { EmbeddedMongoServer } from 'nestjs-objectid/testing';
 import request from 'supertest';
 import { SERVER_SELECTION_TIMEOUT_MS } from '../../sample-app/app.module.js';
-import { createCatalogApp } from '../../sample-app/create-catalog-app.js';
-import { CATALOG_PLATFORMS } from './catalog-test-app.js';
+import { CATALOG_PLATFORMS, startCatalogOnOwnServer } from './catalog-test-app.js';
 
 const UNAVAILABLE = { statusCode: 503, message: 'database unavailable, try again', error: 'Service Unavailable' };
 // A request may wait for server selection once; anything much longer would be a hang.
@@ -45,19 +44,11 @@ describe.each(CATALOG_PLATFORMS)('catalog during a database outage on %s', (plat
   }
 
   beforeAll(async () => {
-    server = await EmbeddedMongoServer.start();
-    app = await createCatalogApp({
-      mongoUri: server.uri,
+    ({ server, app, url, productId } = await startCatalogOnOwnServer(platform, {
       dbName: 'outage',
-      platform,
-      logger: false,
       mongoose: { monitorCommands: true },
       clock: () => new Date('2026-12-02T12:00:00Z'),
-    });
-    await app.listen(0, '127.0.0.1');
-    url = await app.getUrl();
-    const categoryId = (await http().post('/categories').send({ name: 'Kitchen' }).expect(201)).body.id;
-    productId = (await http().post('/products').send({ name: 'Pan', price: 20, categoryId }).expect(201)).body.id;
+    }));
   });
   afterAll(async () => {
     await app?.close();
