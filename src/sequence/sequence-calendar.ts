@@ -1,24 +1,6 @@
+import { zonedParts } from '../time/object-id-time.js';
 import { SequenceConfigError } from './sequence-config.error.js';
 import type { SequenceDateParts } from './sequence-format.js';
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    // Gregorian calendar and Latin digits whatever the process locale, so keys never depend on the host.
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      calendar: 'gregory',
-      numberingSystem: 'latn',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
 
 /**
  * Checks that `timeZone` is an IANA zone name this runtime knows (`UTC`,
@@ -28,7 +10,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 export function assertTimeZone(timeZone: unknown, label: string): asserts timeZone is string {
   try {
     if (typeof timeZone !== 'string' || timeZone === '') throw new RangeError('not a string');
-    formatter(timeZone);
+    zonedParts(0, timeZone);
   } catch {
     throw new SequenceConfigError(
       `${label}: unknown time zone ${JSON.stringify(timeZone)}. Use an IANA name such as "UTC" or "Europe/Prague".`,
@@ -42,13 +24,12 @@ export function assertTimeZone(timeZone: unknown, label: string): asserts timeZo
  * saving time and historical offsets follow the runtime's tz database.
  */
 export function zonedDateParts(date: Date, timeZone: string): SequenceDateParts {
-  let year = '';
-  let month = '';
-  let day = '';
-  for (const part of formatter(timeZone).formatToParts(date)) {
-    if (part.type === 'year') year = part.value.padStart(4, '0');
-    else if (part.type === 'month') month = part.value;
-    else if (part.type === 'day') day = part.value;
-  }
-  return { year, month, day };
+  // The same Intl-based conversion as the time helpers (dayRange), so a
+  // sequence's {YYYY} and a day range never disagree about a date.
+  const { year, month, day } = zonedParts(date.getTime(), timeZone);
+  return {
+    year: String(year).padStart(4, '0'),
+    month: String(month).padStart(2, '0'),
+    day: String(day).padStart(2, '0'),
+  };
 }
