@@ -1,0 +1,182 @@
+/**
+ * The seeded catalog a route fuzz spec runs against, with the request helper
+ * and the assertions every fuzzed answer must pass, and the run settings all
+ * the route fuzz specs share.
+ */
+import { Types } from 'mongoose';
+import type { Response } from 'supertest';
+import { FUZZ } from '../../../src/core/object-id-arbitraries.fixture.js';
+import type { CatalogPlatform } from '../../../sample-app/catalog-options.interface.js';
+import { startCatalog, type CatalogTestApp } from '../catalog-test-app.js';
+import { sentBody } from './request-text.js';
+
+/**
+ * An HTTP round trip costs about a thousand pipe calls: HTTP properties run half
+ * of FUZZ.numRuns (150 with the default 300), capped so that `npm run fuzz`
+ * (FUZZ_RUNS=20000) stays within a few minutes on 2 cores.
+ */
+export const HTTP_RUNS = Math.max(1, Math.min(Math.round(FUZZ.numRuns / 2), 1500));
+export const RUNS = { seed: FUZZ.seed, numRuns: HTTP_RUNS };
+/** A request answering later than this counts as a hang. */
+const HANG_MS = 5000;
+/** Jest timeout of one property: generous per run, at least the default. */
+export const PROPERTY_TIMEOUT_MS = 30_000 + HTTP_RUNS * 60;
+
+/** Fixed "now": order numbers are ORD-2026-…, whatever the machine's date. */
+const NOW = new Date('2026-12-02T12:00:00Z');
+const ORDER_COUNTER = 'orders:2026';
+const WRITES = ['insert', 'update', 'delete', 'findAndModify'];
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+export interface Exchange {
+  res: Response;
+  /** Commands the app sent for this request alone. */
+  names: string[];
+}
+
+/** Response fields that hold ids (or, for `message`, may echo one); `items` holds objects that do. */
+const ID_FIELDS = /^(id|ids|hex|nextCursor|message|items)$|Ids?$/;
+
+/** A catalog seeded with a category, products and an order, and what the test knows about it. */
+export class FuzzCatalog {
+  /** Lowercase ids the test created (seeded, or answered with 201 to a fuzzed body). */
+  readonly known = new Set<string>();
+  readonly createdProducts = new Set<string>();
+  /** Makes names unique where a 409 (slug taken) would hide the answer under test. */
+  unique = 0;
+
+  private constructor(
+    readonly catalog: CatalogTestApp,
+    readonly categoryId: string,
+    /** Seeded products that no property changes: GET/by-slug oracles rely on them. */
+    readonly stable: { id: string; slug: string }[],
+    /** The product PATCH properties may change. */
+    readonly patchTarget: string,
+    readonly orderId: string,
+  ) {
+    for (const id of [categoryId, ...stable.map((p) => p.id), patchTarget, orderId]) this.known.add(id);
+    for (const id of [...stable.map((p) => p.id), patchTarget]) this.createdProducts.add(id);
+  }
+
+  /** Starts the catalog at a fixed "now" on `platform` and seeds it (closing it again if seeding fails). */
+  static async start(platform: CatalogPlatform): Promise<FuzzCatalog> {
+    const catalog = await startCatalog(platform, { clock: () => NOW });
+    try {
+      const http = catalog.http;
+      const categoryId = (await http().post('/categories').send({ name: 'Kitchen' }).expect(201)).body.id;
+      const stable: { id: string; slug: string }[] = [];
+      for (const name of ['Pan', 'Espresso Cup', 'Crème Brûlée Set']) {
+        const product = (await http().post('/products').send({ name, price: 12.5, categoryId }).expect(201)).body;
+        stable.push({ id: product.id, slug: product.slug });
+      }
+      const patchTarget = (await http().post('/products').send({ name: 'Patched', price: 1, categoryId }).expect(201))
+        .body.id;
+      const orderId = (
+        await http()
+          .post('/orders')
+          .send({ items: [{ productId: stable[0]!.id, quantity: 2 }] })
+          .expect(201)
+      ).body.id;
+      return new FuzzCatalog(catalog, categoryId, stable, patchTarget, orderId);
+    } catch (error) {
+      await catalog.close();
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.catalog.close();
+  }
+
+  /** The order counter's current value (0 before the first order). */
+  async counter(): Promise<number> {
+    const doc = await this.catalog.connection.db!.collection('counters').findOne({ _id: ORDER_COUNTER as never });
+    return Number((doc as { seq?: number } | null)?.seq ?? 0);
+  }
+
+  /** One request on a cleared command log; a timeout (hang) throws and fails the property. */
+  async exchange(method: Method, url: string, body?: string): Promise<Exchange> {
+    this.catalog.commands.clear();
+    let req = this.catalog.http()[method](url).timeout(HANG_MS);
+    if (body !== undefined) req = req.set('content-type', 'application/json').send(body);
+    const res = await req;
+    return { res, names: this.catalog.commands.names() };
+  }
+
+  /**
+   * What holds for every answer: no 5xx; a 400 came before the database was
+   * asked anything; no id in the body is one the test neither created nor sent.
+   */
+  expectSane({ res, names }: Exchange, sent: string): void {
+    expect([res.status, res.status < 500 ? 'ok' : res.text]).toEqual([res.status, 'ok']);
+    if (res.status === 400 || res.status === 414) {
+      const error = res.status === 400 ? 'Bad Request' : 'URI Too Long';
+      expect(res.body).toEqual(expect.objectContaining({ statusCode: res.status, error, message: expect.anything() }));
+      expect(names).toEqual([]);
+    }
+    if (res.status === 201) this.known.add(String(res.body.id));
+    expect(this.foreignIds(res.body, sent)).toEqual([]);
+  }
+
+  /**
+   * Every id in the body (in id fields, and 24-hex runs in messages, any case)
+   * that is neither one the test created nor part of what it sent. Names and
+   * slugs are text the client chose (or derived from it), not ids.
+   */
+  foreignIds(body: unknown, sent: string): string[] {
+    const haystack = sent.toLowerCase();
+    const foreign: string[] = [];
+    const visit = (value: unknown): void => {
+      if (typeof value === 'string') {
+        // An echoed `\u200b` is the pipe's escape of a character, not the start of an id.
+        const unescaped = value.replace(/\\u[0-9a-f]{4}/gi, ' ');
+        for (const [match] of unescaped.matchAll(/(?<![0-9a-f])[0-9a-f]{24}(?![0-9a-f])/gi)) {
+          const hex = match.toLowerCase();
+          if (!this.known.has(hex) && !haystack.includes(hex)) foreign.push(hex);
+        }
+      } else if (Array.isArray(value)) value.forEach(visit);
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, item] of Object.entries(value)) if (ID_FIELDS.test(key)) visit(item);
+      }
+    };
+    visit(body);
+    return foreign;
+  }
+
+  /** The stored document behind a 2xx: exactly the schema's fields, nothing taken over from the body. */
+  async expectStoredClean(collection: string, id: string): Promise<void> {
+    const doc = await this.catalog.connection.db!.collection(collection).findOne({ _id: new Types.ObjectId(id) });
+    const fields: Record<string, string[]> = {
+      categories: ['_id', 'name', 'slug'],
+      products: ['_id', 'categoryId', 'name', 'price', 'relatedIds', 'slug'],
+      orders: ['_id', 'items', 'number', 'total'],
+    };
+    expect(Object.keys(doc ?? {}).sort()).toEqual(fields[collection]);
+  }
+
+  /** Sends a body and checks what holds for every answer, the order counter included. */
+  async sendBody(method: Method, path: string, body: string, statuses: number[]): Promise<Exchange> {
+    const before = await this.counter();
+    const ex = await this.exchange(method, path, body);
+    const after = await this.counter();
+    this.expectSane(ex, sentBody(body));
+    expect(statuses).toContain(ex.res.status);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    if (ex.res.status === 400 || ex.res.status === 422) {
+      expect(ex.names.filter((name) => WRITES.includes(name))).toEqual([]);
+    }
+    const isOrder = path === '/orders';
+    if (isOrder && ex.res.status === 201) {
+      expect([after, ex.res.body.number]).toEqual([before + 1, `ORD-2026-${String(before + 1).padStart(6, '0')}`]);
+    } else {
+      expect(after).toBe(before); // no number taken by a refused order (or by anything else)
+    }
+    if (ex.res.status === 200 || ex.res.status === 201) {
+      const collection = isOrder ? 'orders' : path === '/categories' ? 'categories' : 'products';
+      await this.expectStoredClean(collection, ex.res.body.id);
+      if (collection === 'products') this.createdProducts.add(ex.res.body.id);
+    }
+    return ex;
+  }
+}
