@@ -19,23 +19,33 @@ const swc = [
   },
 ];
 
+// bson's loader (src/core/bson.cts) is CommonJS on purpose, so Jest runs it as
+// CommonJS too: `require('bson')` then gives the same module as mongoose's.
+const swcCommonJs = [swc[0], { ...swc[1], module: { type: 'commonjs' } }];
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.cts$': swcCommonJs, '^.+\\.ts$': swc },
+  moduleFileExtensions: ['ts', 'cts', 'js', 'mjs', 'cjs', 'json'],
   // Sources import each other with the `.js` suffix Node's ESM resolver needs.
   // The sample app imports the library by its package name, as a user would.
   moduleNameMapper: {
     '^nestjs-objectid$': '<rootDir>/src/index.ts',
+    '^nestjs-objectid-mongo-server$': '<rootDir>/packages/mongo-server/src/index.ts',
     '^nestjs-objectid/(.*)$': '<rootDir>/src/$1/index.ts',
+    '^\\./bson\\.cjs$': '<rootDir>/src/core/bson.cts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: [
     '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/packages/*/src/**/*.spec.ts',
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
     '<rootDir>/sample-app/**/*.spec.ts',
   ],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // test/packed-consumer/ is a consumer app's own code, run by test/packed-package.e2e-spec.ts.
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/packed-consumer/'],
+  modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/'],
   testTimeout: 30000,
 };

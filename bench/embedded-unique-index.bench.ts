@@ -5,7 +5,7 @@
  */
 import { MongoClient } from 'mongodb';
 
-import { EmbeddedMongoServer } from '../src/testing/index.js';
+import { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import type { BenchRow, BenchTable } from './harness.js';
 
 const SIZES = [1_000, 10_000, 50_000];

@@ -12,7 +12,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import { SequenceService } from '../src/sequence/index.js';
-import { startTestMongo } from '../src/testing/index.js';
+import { startTestMongo } from 'nestjs-objectid-mongo-server';
 import { measure, ratio, type BenchTable } from './harness.js';
 
 const MS = 1500;

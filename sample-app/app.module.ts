@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ObjectIdModule, ObjectIdValidationPipe } from 'nestjs-objectid';
+import { SequenceModule } from 'nestjs-objectid/sequence';
+import { ObjectIdSerializerModule } from 'nestjs-objectid/serialization';
 import { CATALOG_OPTIONS, type CatalogAppOptions } from './catalog-options.interface.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { HttpErrorShapeFilter } from './common/filters/http-error-shape.filter.js';
@@ -40,14 +42,13 @@ export class AppModule {
           retryDelay: 500,
           ...options.mongoose,
         }),
-        ObjectIdModule.forRoot({
-          isGlobal: true,
-          // ObjectIdSerializerInterceptor for every route: mappers return ObjectIds, clients get lowercase hex.
-          serializer: { global: true },
-          sequences: {
-            clock: options.clock,
-            definitions: { [ORDER_SEQUENCE]: { format: 'ORD-{YYYY}-{seq:6}', resetEvery: 'year' } },
-          },
+        ObjectIdModule.forRoot({ isGlobal: true }),
+        // ObjectIdSerializerInterceptor for every route: mappers return ObjectIds, clients get lowercase hex.
+        ObjectIdSerializerModule,
+        // One SequenceService for the whole app (the module is global).
+        SequenceModule.forRoot({
+          clock: options.clock,
+          definitions: { [ORDER_SEQUENCE]: { format: 'ORD-{YYYY}-{seq:6}', resetEvery: 'year' } },
         }),
         CategoriesModule,
         ProductsModule,

@@ -20,7 +20,8 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Types } from 'mongoose';
-import { ObjectIdSerializerInterceptor, ParseObjectIdPipe } from 'nestjs-objectid';
+import { ParseObjectIdPipe } from 'nestjs-objectid';
+import { ObjectIdSerializerInterceptor } from 'nestjs-objectid/serialization';
 
 /** 100 products keyed by hex; ids are derived from an index so the parent can name them. */
 export const PRODUCTS = new Map(

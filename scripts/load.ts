@@ -16,7 +16,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
-import { EmbeddedMongoServer, withDatabase } from 'nestjs-objectid/testing';
+import { EmbeddedMongoServer, withDatabase } from 'nestjs-objectid-mongo-server';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const CONNECTIONS = 16;

@@ -1,16 +1,37 @@
-// Lets the sample app import the library by its package name ('nestjs-objectid',
-// 'nestjs-objectid/testing', …) exactly as a user would, while running the
-// TypeScript sources instead of a possibly stale dist/ build.
+// Lets the sample app import the library and the server package by their
+// package names ('nestjs-objectid', 'nestjs-objectid/sequence',
+// 'nestjs-objectid-mongo-server', …) exactly as a user would, while running the
+// TypeScript sources instead of a possibly stale dist/ build. It also runs the
+// library's one CommonJS source file (src/core/bson.cts) as CommonJS, as the
+// build does, so that `require('bson')` there gives mongoose's bson.
 import { register } from 'node:module';
 
 register(
   'data:text/javascript,' +
     encodeURIComponent(`
+      import { readFile } from 'node:fs/promises';
+      import { createRequire } from 'node:module';
       const root = ${JSON.stringify(new URL('../src/', import.meta.url).href)};
+      const server = ${JSON.stringify(new URL('../packages/mongo-server/src/index.ts', import.meta.url).href)};
+      const swc = createRequire(${JSON.stringify(import.meta.url)})('@swc/core');
       export async function resolve(specifier, context, next) {
         if (specifier === 'nestjs-objectid') return next(root + 'index.ts', context);
+        if (specifier === 'nestjs-objectid-mongo-server') return next(server, context);
         if (specifier.startsWith('nestjs-objectid/')) return next(root + specifier.slice(16) + '/index.ts', context);
+        if (specifier === './bson.cjs' && context.parentURL?.startsWith(root)) {
+          return { url: new URL('./bson.cts', context.parentURL).href, format: 'commonjs', shortCircuit: true };
+        }
         return next(specifier, context);
+      }
+      export async function load(url, context, next) {
+        if (!url.startsWith(root) || !url.endsWith('.cts')) return next(url, context);
+        const source = await readFile(new URL(url), 'utf8');
+        const { code } = await swc.transform(source, {
+          filename: url,
+          jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+          module: { type: 'commonjs' },
+        });
+        return { format: 'commonjs', source: code, shortCircuit: true };
       }
     `),
 );

@@ -1,11 +1,8 @@
-import type { ObjectIdPipeOptions } from './pipes/object-id-pipe-options.interface.js';
-import type { SequenceModuleOptions } from './sequence/sequence-options.interface.js';
+import type { ObjectIdPipeDefaults } from './pipes/index.js';
 
 /**
- * Options of {@link ObjectIdModule.forRoot}. `errorHttpStatusCode` and
- * `exceptionFactory` become the defaults of every pipe the module provides.
+ * Options of {@link ObjectIdModule.forRoot}: `errorHttpStatusCode` and
+ * `exceptionFactory` become the defaults of every ObjectId pipe that Nest
+ * creates in modules importing it (`@Param('id', ParseObjectIdPipe)`).
  */
-export interface ObjectIdModuleOptions extends Pick<ObjectIdPipeOptions, 'errorHttpStatusCode' | 'exceptionFactory'> {
-  /** Options of the injectable `SequenceService`. */
-  sequences?: SequenceModuleOptions;
-}
+export type ObjectIdModuleOptions = ObjectIdPipeDefaults;

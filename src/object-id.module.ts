@@ -1,26 +1,24 @@
-import { Module } from '@nestjs/common';
-import { OBJECT_ID_MODULE_OPTIONS, ObjectIdConfigurableModuleClass } from './object-id.module-definition.js';
-import { ParseObjectIdArrayPipe } from './pipes/parse-object-id-array.pipe.js';
-import { ParseObjectIdPipe } from './pipes/parse-object-id.pipe.js';
-import { SequenceService } from './sequence/sequence.service.js';
-import { ObjectIdSerializerInterceptor } from './serialization/object-id-serializer.interceptor.js';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { OBJECT_ID_MODULE_OPTIONS } from './object-id.constants.js';
+import { ObjectIdConfigurableModuleClass, type ObjectIdModuleForRootOptions } from './object-id.module-definition.js';
+import { ParseObjectIdArrayPipe, ParseObjectIdPipe } from './pipes/index.js';
 
 /**
- * Provides the ObjectId pipes with shared defaults, the hex serializer and
- * `SequenceService` (which finds its mongoose connection on first use, so an
- * app that only uses the pipes needs none):
- * `ObjectIdModule.forRoot({ isGlobal: true, errorHttpStatusCode: 422, serializer: { global: true } })`,
- * or `forRootAsync({ useFactory, inject, serializer })` for options from configuration.
- * The pipes and the interceptor also work without the module.
+ * Shared defaults for the ObjectId pipes: `imports: [ObjectIdModule]`,
+ * `ObjectIdModule.forRoot({ isGlobal: true, errorHttpStatusCode: 422 })`, or
+ * `forRootAsync({ useFactory, inject })` for options from configuration.
+ * The pipes also work without it. The serializer and `SequenceService` have
+ * modules of their own (`nestjs-objectid/serialization`, `nestjs-objectid/sequence`),
+ * so an app that only validates ids loads neither.
  */
 @Module({
-  providers: [ParseObjectIdPipe, ParseObjectIdArrayPipe, ObjectIdSerializerInterceptor, SequenceService],
-  exports: [
-    ParseObjectIdPipe,
-    ParseObjectIdArrayPipe,
-    ObjectIdSerializerInterceptor,
-    SequenceService,
-    OBJECT_ID_MODULE_OPTIONS,
-  ],
+  // Defaults for a bare `imports: [ObjectIdModule]`; forRoot()'s own options provider replaces it.
+  providers: [{ provide: OBJECT_ID_MODULE_OPTIONS, useValue: {} }, ParseObjectIdPipe, ParseObjectIdArrayPipe],
+  exports: [OBJECT_ID_MODULE_OPTIONS, ParseObjectIdPipe, ParseObjectIdArrayPipe],
 })
-export class ObjectIdModule extends ObjectIdConfigurableModuleClass {}
+export class ObjectIdModule extends ObjectIdConfigurableModuleClass {
+  /** Registers the module with `options` (all optional). */
+  static override forRoot(options: ObjectIdModuleForRootOptions = {}): DynamicModule {
+    return super.forRoot(options);
+  }
+}

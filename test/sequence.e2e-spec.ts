@@ -1,17 +1,17 @@
 import 'reflect-metadata';
-import { Controller, Get, Post, type INestApplication } from '@nestjs/common';
+import { Controller, Get, Module, Post, type INestApplication } from '@nestjs/common';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import { Test } from '@nestjs/testing';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import {
-  ObjectIdModule,
-  type ObjectIdModuleOptions,
   SequenceConfigError,
   SequenceFormatError,
+  SequenceModule,
+  type SequenceModuleOptions,
   SequenceService,
-} from '../src/index.js';
-import { startTestMongo, type TestMongo } from '../src/testing/index.js';
+} from '../src/sequence/index.js';
+import { startTestMongo, type TestMongo } from 'nestjs-objectid-mongo-server';
 
 @Controller('orders')
 class OrdersController {
@@ -48,11 +48,11 @@ describe('SequenceService in Nest applications', () => {
   });
 
   /** One application instance with its own mongoose connection, like one process of a deployment. */
-  async function instance(options: ObjectIdModuleOptions): Promise<INestApplication> {
+  async function instance(options: SequenceModuleOptions): Promise<INestApplication> {
     const moduleRef = await Test.createTestingModule({
       imports: [
         MongooseModule.forRoot(mongo.uri, { dbName: mongo.dbName, monitorCommands: true }),
-        ObjectIdModule.forRoot(options),
+        SequenceModule.forRoot(options),
       ],
       controllers: [OrdersController],
     }).compile();
@@ -63,11 +63,9 @@ describe('SequenceService in Nest applications', () => {
   }
 
   /** `count` instances sharing one fresh counters collection. */
-  async function fleet(count: number, options: ObjectIdModuleOptions['sequences'] = {}) {
+  async function fleet(count: number, options: SequenceModuleOptions = {}) {
     const collectionName = `counters_e2e_${process.pid}_${Date.now()}_${++suffix}`;
-    const instances = await Promise.all(
-      range(1, count).map(() => instance({ sequences: { collectionName, ...options } })),
-    );
+    const instances = await Promise.all(range(1, count).map(() => instance({ collectionName, ...options })));
     return { instances, services: instances.map((app) => app.get(SequenceService)), collectionName };
   }
 
@@ -120,7 +118,7 @@ describe('SequenceService in Nest applications', () => {
           serverSelectionTimeoutMS: 200,
           connectionFactory: (connection: Connection) => connection.on('error', () => undefined),
         }),
-        ObjectIdModule.forRoot({}),
+        SequenceModule.forRoot({}),
       ],
       controllers: [OrdersController],
     }).compile();
@@ -141,10 +139,8 @@ describe('SequenceService in Nest applications', () => {
       imports: [
         MongooseModule.forRoot(mongo.uri, { dbName: mongo.dbName }),
         MongooseModule.forRoot(mongo.uri, { dbName: billingDb, connectionName: 'billing' }),
-        ObjectIdModule.forRootAsync({
-          useFactory: async () => ({
-            sequences: { connectionName: 'billing', collectionName: 'billing_counters' },
-          }),
+        SequenceModule.forRootAsync({
+          useFactory: async () => ({ connectionName: 'billing', collectionName: 'billing_counters' }),
         }),
       ],
     }).compile();
@@ -164,8 +160,31 @@ describe('SequenceService in Nest applications', () => {
     }
   });
 
+  it.each([
+    ['imports: [SequenceModule]', () => SequenceModule],
+    ['SequenceModule.forRoot()', () => SequenceModule.forRoot()],
+    ['SequenceModule.forRootAsync({ useFactory })', () => SequenceModule.forRootAsync({ useFactory: () => ({}) })],
+  ])('should give every feature module the same SequenceService with %s', async (_name, module) => {
+    @Module({ controllers: [OrdersController] })
+    class OrdersFeature {}
+    @Module({ controllers: [OrdersController] })
+    class BillingFeature {}
+    const moduleRef = await Test.createTestingModule({
+      imports: [MongooseModule.forRoot(mongo.uri, { dbName: mongo.dbName }), module(), OrdersFeature, BillingFeature],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    apps.push(app);
+    const fromOrders = moduleRef.select(OrdersFeature).get(OrdersController, { strict: true });
+    const fromBilling = moduleRef.select(BillingFeature).get(OrdersController, { strict: true });
+    const services = [fromOrders, fromBilling].map((c) => (c as unknown as { sequences: SequenceService }).sequences);
+    expect(services[0]).toBeInstanceOf(SequenceService);
+    expect(services[0]).toBe(services[1]);
+    expect(services[0]).toBe(app.get(SequenceService));
+  });
+
   it('should start without a mongoose connection and explain what is missing on first use', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ObjectIdModule.forRoot({})] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [SequenceModule.forRoot({})] }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();
     apps.push(app);
@@ -178,7 +197,7 @@ describe('SequenceService in Nest applications', () => {
 
   it('should fail at startup on an invalid format, naming the token and its position', async () => {
     const compiling = Test.createTestingModule({
-      imports: [ObjectIdModule.forRoot({ sequences: { definitions: { orders: { format: 'ORD-{YYYY}-{seq:x}' } } } })],
+      imports: [SequenceModule.forRoot({ definitions: { orders: { format: 'ORD-{YYYY}-{seq:x}' } } })],
     }).compile();
     await expect(compiling).rejects.toBeInstanceOf(SequenceFormatError);
     await expect(compiling).rejects.toThrow(

@@ -14,7 +14,7 @@ import { Test } from '@nestjs/testing';
 import { Exclude, Expose } from 'class-transformer';
 import mongoose, { Schema, Types } from 'mongoose';
 import request from 'supertest';
-import { createObjectIdSerializerProviders, ExposeId } from '../src/serialization/index.js';
+import { ExposeId, ObjectIdSerializerModule } from '../src/serialization/index.js';
 
 const hex = (n: number): string => n.toString(16).padStart(24, '0');
 const oid = (n: number): Types.ObjectId => new Types.ObjectId(hex(n));
@@ -93,7 +93,7 @@ class FixtureController {
   }
 }
 
-@Module({ controllers: [FixtureController], providers: [...createObjectIdSerializerProviders()] })
+@Module({ imports: [ObjectIdSerializerModule], controllers: [FixtureController] })
 class SerializedModule {}
 
 @Module({

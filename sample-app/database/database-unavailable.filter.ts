@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import mongoose from 'mongoose';
-import { SequenceUnavailableError } from 'nestjs-objectid';
+import { SequenceUnavailableError } from 'nestjs-objectid/sequence';
 
 /** The message of every 503 caused by the database, whatever the driver said. */
 export const DATABASE_UNAVAILABLE_MESSAGE = 'database unavailable, try again';

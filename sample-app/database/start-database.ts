@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { EmbeddedMongoServer } from 'nestjs-objectid/testing';
+import { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import { redactMongoUrl } from './mongo-url.js';
 
 /** How long `startDatabase()` waits for a MONGO_URL server to answer. */

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException, UnprocessableEntityException, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model, Types } from 'mongoose';
-import { SequenceService } from 'nestjs-objectid';
+import { SequenceService } from 'nestjs-objectid/sequence';
 import { ProductsService } from '../products/products.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { OrderResponse } from './dto/order.response.js';

@@ -11,7 +11,6 @@ import {
   dayRange,
   type IdCondition,
   keysetQuery,
-  MAX_OBJECT_ID_SECONDS,
   mergeIdConditions,
   objectIdRange,
   toKeysetPage,
@@ -160,11 +159,14 @@ function productNotFound(id: Types.ObjectId): NotFoundException {
   return new NotFoundException(`product ${id.toHexString()} not found`);
 }
 
+/** The last second a 4-byte ObjectId timestamp can hold. */
+const LAST_OBJECT_ID_SECOND = new Date('2106-02-07T06:28:15Z');
+
 /** `[from, to)` as `_id` bounds; either side may be open. */
 function createdBetween(from: Date | undefined, to: Date | undefined): IdCondition | undefined {
   if (from === undefined && to === undefined) return undefined;
   try {
-    const range = objectIdRange(from ?? 0, to ?? MAX_OBJECT_ID_SECONDS * 1000);
+    const range = objectIdRange(from ?? 0, to ?? LAST_OBJECT_ID_SECOND);
     return { ...(from && { $gte: range.$gte }), ...(to && { $lt: range.$lt }) };
   } catch (error) {
     // objectIdRange explains what is wrong: "to" before "from", or outside what an ObjectId can hold.

@@ -1,4 +1,4 @@
-import { Types } from 'mongoose';
+import { ObjectId } from './bson.cjs';
 import { isObjectIdLike } from './object-id-like.js';
 import { ObjectIdParseError, type ObjectIdParseErrorReason } from './object-id-parse.error.js';
 
@@ -19,19 +19,19 @@ const PREVIEW_CHARS = 32;
 /**
  * Whether `value` is exactly 24 hexadecimal characters (either case) and nothing else:
  * no whitespace, no `0x`, no full-width digits, not a number, not an object,
- * not a 12-character string (which `Types.ObjectId.isValid` accepts).
+ * not a 12-character string (which `ObjectId.isValid` accepts).
  */
 export function isObjectIdHex(value: unknown): value is string {
   return typeof value === 'string' && value.length === 24 && HEX24.test(value);
 }
 
 /**
- * Turns a 24-hex string (or an ObjectId instance) into a `Types.ObjectId`, or
+ * Turns a 24-hex string (or an ObjectId instance) into a `ObjectId`, or
  * throws an {@link ObjectIdParseError} that says what was wrong.
  * `''`, `null` and `undefined` are refused: bson's `new ObjectId(undefined)`
  * would silently invent a random id.
  */
-export function parseObjectId(value: unknown, options: ParseObjectIdOptions = {}): Types.ObjectId {
+export function parseObjectId(value: unknown, options: ParseObjectIdOptions = {}): ObjectId {
   const id = tryParseObjectId(value, options);
   if (id === undefined) {
     throw explainInvalidObjectId(value, options);
@@ -40,18 +40,18 @@ export function parseObjectId(value: unknown, options: ParseObjectIdOptions = {}
 }
 
 /** Like {@link parseObjectId}, but returns `undefined` for an invalid value instead of throwing. */
-export function tryParseObjectId(value: unknown, options: ParseObjectIdOptions = {}): Types.ObjectId | undefined {
+export function tryParseObjectId(value: unknown, options: ParseObjectIdOptions = {}): ObjectId | undefined {
   if (isObjectIdHex(value)) {
-    return new Types.ObjectId(value);
+    return new ObjectId(value);
   }
   if (options.allowInstance !== false) {
-    if (value instanceof Types.ObjectId) {
+    if (value instanceof ObjectId) {
       return value;
     }
     // An ObjectId from another bson copy: rebuild it from its hex so the
-    // result really is the `Types.ObjectId` the signature promises.
+    // result really is the `ObjectId` the signature promises.
     if (isObjectIdLike(value)) {
-      return new Types.ObjectId(value.toHexString());
+      return new ObjectId(value.toHexString());
     }
   }
   return undefined;

@@ -1,5 +1,5 @@
 import mongoose, { type Connection, Schema, Types } from 'mongoose';
-import { startTestMongo, type TestMongo } from '../testing/index.js';
+import { startTestMongo, type TestMongo } from 'nestjs-objectid-mongo-server';
 import { objectIdRange } from '../time/object-id-time.js';
 import { keysetQuery, toKeysetPage } from './keyset-pagination.js';
 

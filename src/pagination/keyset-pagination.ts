@@ -1,5 +1,4 @@
-import type { Types } from 'mongoose';
-import { isObjectIdLike } from '../core/object-id-like.js';
+import { type ObjectId, isObjectIdLike } from '../core/index.js';
 import { type IdCondition, mergeIdConditions } from './merge-id-conditions.js';
 
 /** Largest page `keysetQuery()` allows unless told otherwise. */
@@ -8,13 +7,13 @@ export const MAX_KEYSET_LIMIT = 100;
 /** A page of documents with the cursor for the next one (`null` on the last page). */
 export interface KeysetPage<T> {
   items: T[];
-  nextCursor: Types.ObjectId | null;
+  nextCursor: ObjectId | null;
 }
 
 /** Options of {@link keysetQuery}. */
 export interface KeysetQueryOptions {
   /** Return documents whose `_id` is greater than this one (the previous page's `nextCursor`). */
-  after?: Types.ObjectId;
+  after?: ObjectId;
   /**
    * Page size.
    * @default 20
@@ -78,7 +77,7 @@ export function keysetQuery(filter: Record<string, unknown> = {}, options: Keyse
  * Cuts the `limit + 1` documents a {@link keysetQuery} fetched down to one page
  * and derives `nextCursor` from the last `_id` on it.
  */
-export function toKeysetPage<T extends { _id: Types.ObjectId }>(documents: T[], limit: number): KeysetPage<T> {
+export function toKeysetPage<T extends { _id: ObjectId }>(documents: T[], limit: number): KeysetPage<T> {
   const items = documents.slice(0, limit);
   const hasMore = documents.length > limit;
   return { items, nextCursor: hasMore ? items[items.length - 1]._id : null };

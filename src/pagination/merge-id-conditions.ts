@@ -1,21 +1,21 @@
-import type { Types } from 'mongoose';
+import type { ObjectId } from '../core/index.js';
 
 /** Operators on `_id` that {@link mergeIdConditions} can combine into one condition. */
 export interface IdCondition {
-  $gt?: Types.ObjectId;
-  $gte?: Types.ObjectId;
-  $lt?: Types.ObjectId;
-  $lte?: Types.ObjectId;
-  $in?: Types.ObjectId[];
+  $gt?: ObjectId;
+  $gte?: ObjectId;
+  $lt?: ObjectId;
+  $lte?: ObjectId;
+  $in?: ObjectId[];
 }
 
 // Hex order is byte order, which is MongoDB's order for ObjectIds.
-const compare = (a: Types.ObjectId, b: Types.ObjectId): number => {
+const compare = (a: ObjectId, b: ObjectId): number => {
   const [x, y] = [a.toHexString(), b.toHexString()];
   return x < y ? -1 : x > y ? 1 : 0;
 };
-const max = (a: Types.ObjectId | undefined, b: Types.ObjectId) => (a === undefined || compare(b, a) > 0 ? b : a);
-const min = (a: Types.ObjectId | undefined, b: Types.ObjectId) => (a === undefined || compare(b, a) < 0 ? b : a);
+const max = (a: ObjectId | undefined, b: ObjectId) => (a === undefined || compare(b, a) > 0 ? b : a);
+const min = (a: ObjectId | undefined, b: ObjectId) => (a === undefined || compare(b, a) < 0 ? b : a);
 
 /**
  * ANDs several `_id` conditions into one object, keeping the tightest bound of

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional, type Type } from '@nestjs/common';
-import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
-import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
+import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.constants.js';
+import type { ObjectIdPipeDefaults } from './object-id-pipe-options.interface.js';
 
 /** The constructor shape every ObjectId pipe has: its own options, then the injected module options. */
-type ObjectIdPipeClass<O, P> = new (options?: O, moduleOptions?: ObjectIdModuleOptions) => P;
+type ObjectIdPipeClass<O, P> = new (options?: O, moduleOptions?: ObjectIdPipeDefaults) => P;
 
 /**
  * A subclass of `Base` with `options` baked in that Nest can still construct,
@@ -16,7 +16,7 @@ export function configurePipe<O extends object, P>(Base: ObjectIdPipeClass<O, P>
     // by index, so a different arity would misplace the module options.
     constructor(
       @Optional() overrides?: O,
-      @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
+      @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdPipeDefaults,
     ) {
       super({ ...options, ...overrides }, moduleOptions);
     }

@@ -1,7 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import { ObjectIdParseError } from '../core/object-id-parse.error.js';
-import type { ObjectIdProblem } from '../core/parse-object-id.js';
+import { ObjectIdParseError, type ObjectIdProblem } from '../core/index.js';
 import type { ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
 
 /** The prefix of every message, in the voice of Nest's own pipes. */

@@ -1,5 +1,5 @@
 import type { ErrorHttpStatusCode } from '@nestjs/common/utils/http-error-by-code.util.js';
-import type { ObjectIdParseError } from '../core/object-id-parse.error.js';
+import type { ObjectIdParseError } from '../core/index.js';
 
 /**
  * Builds the exception a pipe throws. It receives the full message
@@ -30,3 +30,6 @@ export interface ObjectIdPipeOptions {
    */
   allowInstance?: boolean;
 }
+
+/** The pipe options that `ObjectIdModule.forRoot()` sets for every pipe it provides. */
+export type ObjectIdPipeDefaults = Pick<ObjectIdPipeOptions, 'errorHttpStatusCode' | 'exceptionFactory'>;

@@ -1,16 +1,15 @@
 import { Inject, Injectable, Optional, type PipeTransform, type Type } from '@nestjs/common';
-import type { Types } from 'mongoose';
 import {
+  type ObjectId,
   describeInvalidObjectId,
   type ObjectIdProblem,
   previewString,
   tryParseObjectId,
-} from '../core/parse-object-id.js';
-import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
+} from '../core/index.js';
+import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.constants.js';
 import { configurePipe } from './configure-pipe.js';
-import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
 import { createObjectIdException } from './object-id-exception.js';
-import type { ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
+import type { ObjectIdPipeDefaults, ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
 import { isMissing, pickPipeDefaults } from './parse-object-id.pipe.js';
 
 /** Options of {@link ParseObjectIdArrayPipe}. */
@@ -36,17 +35,17 @@ export interface ParseObjectIdArrayPipeOptions extends ObjectIdPipeOptions {
 const ARRAY_EXPECTED = 'Validation failed (ObjectId array is expected)';
 
 /**
- * Turns `?ids=a,b,c`, `?ids=a&ids=b` or a JSON array into `Types.ObjectId[]`.
+ * Turns `?ids=a,b,c`, `?ids=a&ids=b` or a JSON array into `ObjectId[]`.
  * The error names the position and value of the first bad item; empty items
  * (`a,,b`) are refused, not skipped.
  */
 @Injectable()
-export class ParseObjectIdArrayPipe implements PipeTransform<unknown, Types.ObjectId[] | undefined> {
+export class ParseObjectIdArrayPipe implements PipeTransform<unknown, ObjectId[] | undefined> {
   protected readonly options: ParseObjectIdArrayPipeOptions;
 
   constructor(
     @Optional() options?: ParseObjectIdArrayPipeOptions,
-    @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
+    @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdPipeDefaults,
   ) {
     this.options = { ...pickPipeDefaults(moduleOptions), ...options };
     const { maxItems } = this.options;
@@ -63,7 +62,7 @@ export class ParseObjectIdArrayPipe implements PipeTransform<unknown, Types.Obje
     return configurePipe(ParseObjectIdArrayPipe, options);
   }
 
-  transform(value: unknown): Types.ObjectId[] | undefined {
+  transform(value: unknown): ObjectId[] | undefined {
     if (isMissing(value) || (Array.isArray(value) && value.length === 0)) {
       if (this.options.optional) return undefined;
       throw this.fail({ reason: 'missing', message: 'no value was given, expected a list of 24-hex ObjectIds' });
@@ -95,7 +94,7 @@ export class ParseObjectIdArrayPipe implements PipeTransform<unknown, Types.Obje
   }
 
   /** Parses one item; override it to change what an item may be. */
-  protected parseItem(item: unknown, index: number): Types.ObjectId {
+  protected parseItem(item: unknown, index: number): ObjectId {
     const id = tryParseObjectId(item, this.options);
     if (id === undefined) {
       const problem = describeInvalidObjectId(item, this.options);

@@ -1,26 +1,23 @@
 import { Inject, Injectable, Optional, type PipeTransform, type Type } from '@nestjs/common';
-import { Types } from 'mongoose';
-import { describeInvalidObjectId, isObjectIdHex, tryParseObjectId } from '../core/parse-object-id.js';
-import { isObjectIdLike } from '../core/object-id-like.js';
-import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
+import { ObjectId, describeInvalidObjectId, isObjectIdHex, tryParseObjectId, isObjectIdLike } from '../core/index.js';
+import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.constants.js';
 import { configurePipe } from './configure-pipe.js';
-import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
 import { createObjectIdException } from './object-id-exception.js';
-import type { ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
+import type { ObjectIdPipeDefaults, ObjectIdPipeOptions } from './object-id-pipe-options.interface.js';
 
 /** Options of {@link ParseObjectIdPipe}. */
 export type ParseObjectIdPipeOptions = ObjectIdPipeOptions;
 
 /**
- * Turns a route, query or body value into a `Types.ObjectId`, or answers 400
+ * Turns a route, query or body value into a `ObjectId`, or answers 400
  * with a message that says what was wrong. Strict: exactly 24 hex characters,
  * nothing else (see `isObjectIdHex`).
  *
- * Use it by class, `findOne(@Param('id', ParseObjectIdPipe) id: Types.ObjectId)`,
+ * Use it by class, `findOne(@Param('id', ParseObjectIdPipe) id: ObjectId)`,
  * or with options, `@Query('owner', new ParseObjectIdPipe({ optional: true }))`.
  */
 @Injectable()
-export class ParseObjectIdPipe implements PipeTransform<unknown, Types.ObjectId | undefined> {
+export class ParseObjectIdPipe implements PipeTransform<unknown, ObjectId | undefined> {
   protected readonly options: ParseObjectIdPipeOptions;
   /** Whether a subclass replaced `isObjectId`, which the fast path must then ask too. */
   private readonly hasCustomCheck: boolean;
@@ -29,7 +26,7 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, Types.ObjectId 
     @Optional() options?: ParseObjectIdPipeOptions,
     // Injected when the pipe is used by class (`@Param('id', ParseObjectIdPipe)`)
     // in a module that imports ObjectIdModule: its options are the defaults.
-    @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdModuleOptions,
+    @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdPipeDefaults,
   ) {
     this.options = { ...pickPipeDefaults(moduleOptions), ...options };
     this.hasCustomCheck = this.isObjectId !== ParseObjectIdPipe.prototype.isObjectId;
@@ -44,11 +41,11 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, Types.ObjectId 
     return configurePipe(ParseObjectIdPipe, options);
   }
 
-  transform(value: unknown): Types.ObjectId | undefined {
+  transform(value: unknown): ObjectId | undefined {
     // The common case first, with a single check, so the strict pipe costs no
     // more than @nestjs/mongoose's lenient one (see bench/pipe.bench.ts).
     if (isObjectIdHex(value) && (!this.hasCustomCheck || this.isObjectId(value))) {
-      return new Types.ObjectId(value);
+      return new ObjectId(value);
     }
     if (this.options.optional && isMissing(value)) {
       return undefined;
@@ -72,7 +69,7 @@ export function isMissing(value: unknown): value is undefined | null | '' {
 }
 
 /** The part of the module options that are pipe defaults. */
-export function pickPipeDefaults(moduleOptions?: ObjectIdModuleOptions): ObjectIdPipeOptions {
+export function pickPipeDefaults(moduleOptions?: ObjectIdPipeDefaults): ObjectIdPipeOptions {
   if (!moduleOptions) return {};
   const { errorHttpStatusCode, exceptionFactory } = moduleOptions;
   return {

@@ -1,6 +1,11 @@
+/**
+ * `nestjs-objectid/sequence`: atomic, formatted, scoped counters. Loads
+ * `@nestjs/mongoose` and `mongoose`, which the main entry point does not need.
+ */
+export type { SequenceModuleAsyncOptions, SequenceModuleForRootOptions } from './sequence.module-definition.js';
+export { SequenceModule } from './sequence.module.js';
 export { SequenceService } from './sequence.service.js';
 export { SequenceBlock } from './sequence-block.js';
-export { SequenceFormat } from './sequence-format.js';
 export type { SequenceDateParts, SequenceFormatValues } from './sequence-format.js';
 export type { SequenceModuleOptions } from './sequence-options.interface.js';
 export type { SequenceDefinition } from './sequence-definition.interface.js';
@@ -12,4 +17,3 @@ export { SequenceFormatError } from './sequence-format.error.js';
 export { SequenceOverflowError } from './sequence-overflow.error.js';
 export { SequenceBackwardsError } from './sequence-backwards.error.js';
 export { SequenceUnavailableError } from './sequence-unavailable.error.js';
-export { isDatabaseUnavailableError } from './mongo-errors.js';

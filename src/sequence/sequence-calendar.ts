@@ -1,4 +1,4 @@
-import { zonedParts } from '../time/object-id-time.js';
+import { zonedParts } from '../time/index.js';
 import { SequenceConfigError } from './sequence-config.error.js';
 import type { SequenceDateParts } from './sequence-format.js';
 

@@ -1,7 +1,7 @@
 import type { SequenceResetPeriod } from './sequence-key.js';
 
 /**
- * Options of one sequence, registered in `ObjectIdModule.forRoot({ sequences: { definitions } })`
+ * Options of one sequence, registered in `SequenceModule.forRoot({ definitions })`
  * or with `SequenceService.define()`. Names that were never defined use the defaults.
  */
 export interface SequenceDefinition {

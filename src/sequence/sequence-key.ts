@@ -1,4 +1,4 @@
-import { isObjectIdLike, type ObjectIdLike } from '../core/object-id-like.js';
+import { isObjectIdLike, type ObjectIdLike } from '../core/index.js';
 import { SEQUENCE_KEY_SEPARATOR, SEQUENCE_MAX_NAME_LENGTH } from './sequence.constants.js';
 import { SequenceConfigError } from './sequence-config.error.js';
 import type { SequenceDateParts } from './sequence-format.js';

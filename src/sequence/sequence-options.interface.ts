@@ -1,6 +1,6 @@
 import type { SequenceDefinition } from './sequence-definition.interface.js';
 
-/** Options of the injectable `SequenceService` (`ObjectIdModule.forRoot({ sequences })`). */
+/** Options of the injectable `SequenceService` (`SequenceModule.forRoot(options)`). */
 export interface SequenceModuleOptions {
   /**
    * Name of the `@nestjs/mongoose` connection holding the counters

@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { startTestMongo } from '../testing/index.js';
+import { startTestMongo } from 'nestjs-objectid-mongo-server';
 import { SequenceService } from './sequence.service.js';
 
 /*

@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { startTestMongo } from '../testing/index.js';
+import { startTestMongo } from 'nestjs-objectid-mongo-server';
 import { SequenceBackwardsError } from './sequence-backwards.error.js';
 import { SequenceConfigError } from './sequence-config.error.js';
 import { SequenceFormatError } from './sequence-format.error.js';
@@ -514,7 +514,7 @@ describe('SequenceService (integration)', () => {
       await expect(seq.next('orders')).rejects.toThrow(
         'SequenceService needs a mongoose connection: import MongooseModule.forRoot(uri) in your application module',
       );
-      const named = new SequenceService({ sequences: { connectionName: 'billing' } });
+      const named = new SequenceService({ connectionName: 'billing' });
       await expect(named.next('orders')).rejects.toThrow(
         `SequenceService needs a mongoose connection named "billing": import MongooseModule.forRoot(uri, { connectionName: 'billing' })`,
       );

@@ -2,8 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { ClientSession, Collection, Connection } from 'mongoose';
-import type { ObjectIdModuleOptions } from '../object-id-module-options.interface.js';
-import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.module-definition.js';
+import { SEQUENCE_MODULE_OPTIONS } from '../object-id.constants.js';
 import {
   hasTransactionRetryLabel,
   isDuplicateKeyError,
@@ -77,7 +76,7 @@ const SET_ATTEMPTS = 50;
  * set, and on a sharded cluster either unsharded or sharded on `{ _id: 1 }`
  * or `{ _id: 'hashed' }` (every command targets one `_id`, so one shard).
  *
- * Inject it from `ObjectIdModule`; outside Nest use {@link SequenceService.fromConnection}.
+ * Inject it from `SequenceModule`; outside Nest use {@link SequenceService.fromConnection}.
  */
 @Injectable()
 export class SequenceService {
@@ -92,10 +91,9 @@ export class SequenceService {
   private connection: Connection | undefined;
 
   constructor(
-    @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions: ObjectIdModuleOptions | undefined,
+    @Optional() @Inject(SEQUENCE_MODULE_OPTIONS) options: SequenceModuleOptions = {},
     @Optional() private readonly moduleRef?: ModuleRef,
   ) {
-    const options: SequenceModuleOptions = moduleOptions?.sequences ?? {};
     this.collectionName = SequenceService.checkCollectionName(options.collectionName ?? SEQUENCE_DEFAULT_COLLECTION);
     this.connectionName = options.connectionName;
     if (options.clock !== undefined && typeof options.clock !== 'function') {
@@ -120,10 +118,10 @@ export class SequenceService {
   /**
    * Builds a service without Nest's dependency injection, for scripts and tests.
    * @param connection an open (or opening) mongoose connection
-   * @param options the same options as `ObjectIdModule.forRoot({ sequences })`; `connectionName` is ignored
+   * @param options the same options as `SequenceModule.forRoot()`; `connectionName` is ignored
    */
   static fromConnection(connection: Connection, options: SequenceModuleOptions = {}): SequenceService {
-    const service = new SequenceService({ sequences: options });
+    const service = new SequenceService(options);
     service.connection = connection;
     return service;
   }

@@ -1,4 +1,4 @@
-import { isObjectIdLike, type ObjectIdLike } from '../core/object-id-like.js';
+import { isObjectIdLike, type ObjectIdLike } from '../core/index.js';
 
 /**
  * Returned by {@link convertBsonValue} when `value` is no BSON scalar and the

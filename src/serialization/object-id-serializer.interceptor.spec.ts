@@ -1,15 +1,13 @@
 import 'reflect-metadata';
 import { ClassSerializerInterceptor, StreamableFile, type CallHandler, type ExecutionContext } from '@nestjs/common';
-import { APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { instanceToPlain, plainToInstance } from 'class-transformer';
 import { Types } from 'mongoose';
 import { lastValueFrom, of } from 'rxjs';
-import { OBJECT_ID_SERIALIZER_OPTIONS, ObjectIdSerializerInterceptor } from './object-id-serializer.interceptor.js';
-import {
-  createObjectIdSerializerProviders,
-  OBJECT_ID_SERIALIZER_GLOBAL_PROVIDER,
-} from './object-id-serializer.providers.js';
+import { OBJECT_ID_SERIALIZER_OPTIONS } from '../object-id.constants.js';
+import { ObjectIdSerializerInterceptor } from './object-id-serializer.interceptor.js';
+import { ObjectIdSerializerModule } from './object-id-serializer.module.js';
 
 const HEX_A = '64b7f0c2a1b2c3d4e5f60718';
 const A = new Types.ObjectId(HEX_A);
@@ -93,15 +91,14 @@ describe('ObjectIdSerializerInterceptor', () => {
   });
 });
 
-describe('createObjectIdSerializerProviders', () => {
-  it('should provide the options and register the interceptor globally', () => {
-    expect(createObjectIdSerializerProviders({ exposeId: true })).toEqual([
-      { provide: OBJECT_ID_SERIALIZER_OPTIONS, useValue: { exposeId: true } },
-      { provide: APP_INTERCEPTOR, useClass: ObjectIdSerializerInterceptor },
-    ]);
-    expect(OBJECT_ID_SERIALIZER_GLOBAL_PROVIDER).toEqual({
-      provide: APP_INTERCEPTOR,
-      useClass: ObjectIdSerializerInterceptor,
-    });
+describe('ObjectIdSerializerModule', () => {
+  // That it registers the interceptor for the whole app is asserted over HTTP in test/object-id-module.e2e-spec.ts.
+  it('should provide its options to the interceptor Nest creates', async () => {
+    const ref = await Test.createTestingModule({
+      imports: [ObjectIdSerializerModule.forRoot({ exposeId: true })],
+      providers: [ObjectIdSerializerInterceptor],
+    }).compile();
+    expect(ref.get(OBJECT_ID_SERIALIZER_OPTIONS)).toEqual({ exposeId: true });
+    expect(JSON.stringify(await run(ref.get(ObjectIdSerializerInterceptor), { _id: A }))).toBe(`{"id":"${HEX_A}"}`);
   });
 });

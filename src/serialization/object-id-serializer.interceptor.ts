@@ -8,6 +8,7 @@ import {
   type PlainLiteralObject,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { OBJECT_ID_SERIALIZER_OPTIONS } from '../object-id.constants.js';
 import {
   createObjectIdTransformer,
   objectIdTransformer,
@@ -18,12 +19,6 @@ import type {
   ObjectIdSerializationOptions,
   SerializeObjectIdsOptions,
 } from './serialize-object-ids.js';
-
-/**
- * Injection token of the default options of {@link ObjectIdSerializerInterceptor}
- * when Nest creates it (`useClass`, `@UseInterceptors(ObjectIdSerializerInterceptor)`).
- */
-export const OBJECT_ID_SERIALIZER_OPTIONS = Symbol('OBJECT_ID_SERIALIZER_OPTIONS');
 
 /**
  * Options of {@link ObjectIdSerializerInterceptor}: Nest's
@@ -41,9 +36,9 @@ export interface ObjectIdSerializerInterceptorOptions
  * and `@SerializeOptions` as before), arrays, Maps and Sets.
  *
  * ```ts
- * providers: [{ provide: APP_INTERCEPTOR, useClass: ObjectIdSerializerInterceptor }]
+ * imports: [ObjectIdSerializerModule.forRoot({ exposeId: true })] // the whole app
  * // or
- * @UseInterceptors(ObjectIdSerializerInterceptor)
+ * @UseInterceptors(ObjectIdSerializerInterceptor) // one controller or route
  * ```
  *
  * Streams, `StreamableFile` and non-objects pass through as with Nest's interceptor.

@@ -1,14 +1,12 @@
-import { Types } from 'mongoose';
-import { isObjectIdLike, type ObjectIdLike } from '../core/object-id-like.js';
-import { parseObjectId } from '../core/parse-object-id.js';
+import { ObjectId, isObjectIdLike, type ObjectIdLike, parseObjectId } from '../core/index.js';
 
 /** Largest timestamp (in seconds) the 4-byte field can hold: 2106-02-07T06:28:15Z. */
 export const MAX_OBJECT_ID_SECONDS = 0xffffffff;
 
 /** A `_id` filter for a half-open time range: `{ _id: objectIdRange(from, to) }`. */
 export interface ObjectIdRange {
-  $gte: Types.ObjectId;
-  $lt: Types.ObjectId;
+  $gte: ObjectId;
+  $lt: ObjectId;
 }
 
 /** The parts of an ObjectId, as `decodeObjectId()` returns them. */
@@ -33,8 +31,8 @@ export interface DecodedObjectId {
  * wrong range in the future. Throws a RangeError for NaN or dates outside
  * 1970-01-01T00:00:00Z .. 2106-02-07T06:28:15Z, which 4 bytes cannot hold.
  */
-export function objectIdFromDate(date: Date | number): Types.ObjectId {
-  return Types.ObjectId.createFromTime(toSeconds(date, 'floor', 'date'));
+export function objectIdFromDate(date: Date | number): ObjectId {
+  return ObjectId.createFromTime(toSeconds(date, 'floor', 'date'));
 }
 
 /**
@@ -52,8 +50,8 @@ export function objectIdRange(from: Date | number, to: Date | number): ObjectIdR
     );
   }
   return {
-    $gte: Types.ObjectId.createFromTime(fromSeconds),
-    $lt: Types.ObjectId.createFromTime(toSecondsValue),
+    $gte: ObjectId.createFromTime(fromSeconds),
+    $lt: ObjectId.createFromTime(toSecondsValue),
   };
 }
 
@@ -100,14 +98,14 @@ export const MAX_GENERATED_OBJECT_IDS = 1000;
  * Makes `count` (1..1000) new ObjectIds at once, as the driver does on insert:
  * they share this process's random value and have consecutive counters.
  */
-export function generateObjectIds(count: number): Types.ObjectId[] {
+export function generateObjectIds(count: number): ObjectId[] {
   if (!Number.isInteger(count) || count < 1 || count > MAX_GENERATED_OBJECT_IDS) {
     throw new RangeError(
       `generateObjectIds: count must be an integer from 1 to ${MAX_GENERATED_OBJECT_IDS}, received ${String(count)}`,
     );
   }
   // A synchronous loop: nothing else in this process can take a counter value in between.
-  return Array.from({ length: count }, () => new Types.ObjectId());
+  return Array.from({ length: count }, () => new ObjectId());
 }
 
 function toSeconds(input: Date | number, rounding: 'floor' | 'ceil', label: string): number {

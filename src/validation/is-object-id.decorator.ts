@@ -1,6 +1,5 @@
 import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
-import { isObjectIdLike } from '../core/object-id-like.js';
-import { isObjectIdHex } from '../core/parse-object-id.js';
+import { isObjectIdLike, isObjectIdHex } from '../core/index.js';
 
 /** Name of the class-validator constraint, as in `ValidationError.constraints`. */
 export const IS_OBJECT_ID = 'isObjectId';

@@ -1,7 +1,5 @@
 import { Transform } from 'class-transformer';
-import { Types } from 'mongoose';
-import { isObjectIdLike } from '../core/object-id-like.js';
-import { isObjectIdHex } from '../core/parse-object-id.js';
+import { ObjectId, isObjectIdLike, isObjectIdHex } from '../core/index.js';
 
 /** Options of {@link ToObjectId}. */
 export interface ToObjectIdOptions {
@@ -19,9 +17,9 @@ export interface ToObjectIdOptions {
 }
 
 /**
- * Converts a DTO property to `Types.ObjectId` (or an array / Set of them) when
+ * Converts a DTO property to `ObjectId` (or an array / Set of them) when
  * `ValidationPipe({ transform: true })` builds the DTO, so a field typed
- * `Types.ObjectId` really holds one in the handler.
+ * `ObjectId` really holds one in the handler.
  *
  * Only valid 24-hex strings and ObjectId instances are converted; anything else
  * (objects, numbers, short strings) is left as it came so that `@IsObjectId()`
@@ -60,10 +58,10 @@ export function toObjectIdValue(raw: unknown, options: ToObjectIdOptions = {}): 
 
 function convertOne(value: unknown): unknown {
   if (isObjectIdHex(value)) {
-    return new Types.ObjectId(value);
+    return new ObjectId(value);
   }
-  if (isObjectIdLike(value) && !(value instanceof Types.ObjectId)) {
-    return new Types.ObjectId(value.toHexString());
+  if (isObjectIdLike(value) && !(value instanceof ObjectId)) {
+    return new ObjectId(value.toHexString());
   }
   return value;
 }

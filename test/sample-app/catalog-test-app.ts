@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { EmbeddedMongoServer, startTestMongo, type TestMongo } from 'nestjs-objectid/testing';
+import { EmbeddedMongoServer, startTestMongo, type TestMongo } from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
 import type { CatalogAppOptions, CatalogPlatform } from '../../sample-app/catalog-options.interface.js';
 import { createCatalogApp } from '../../sample-app/create-catalog-app.js';

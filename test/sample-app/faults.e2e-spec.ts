@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { runInThisContext } from 'node:vm';
-import type { EmbeddedMongoServer } from 'nestjs-objectid/testing';
+import type { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
 import { SERVER_SELECTION_TIMEOUT_MS } from '../../sample-app/app.module.js';
 import { CATALOG_PLATFORMS, startCatalogOnOwnServer } from './catalog-test-app.js';

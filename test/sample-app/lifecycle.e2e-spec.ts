@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { EmbeddedMongoServer } from 'nestjs-objectid/testing';
+import { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
 import { createCatalogApp } from '../../sample-app/create-catalog-app.js';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import type { EmbeddedMongoServer } from 'nestjs-objectid/testing';
+import type { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
 import { SERVER_SELECTION_TIMEOUT_MS } from '../../sample-app/app.module.js';
 import { CATALOG_PLATFORMS, startCatalogOnOwnServer } from './catalog-test-app.js';

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import { dayBounds } from 'nestjs-objectid';
+import { dayRange } from 'nestjs-objectid';
 
 /** Parses an optional calendar day `YYYY-MM-DD`, refusing impossible days such as 2026-02-30. */
 @Injectable()
@@ -12,7 +12,7 @@ export class ParseDayPipe implements PipeTransform<unknown, string | undefined> 
       throw new BadRequestException(`${name} must be a day as YYYY-MM-DD, e.g. 2026-12-02, got ${shown}`);
     }
     try {
-      dayBounds(value); // the library's own check: a real calendar day within the ObjectId time range
+      dayRange(value); // the library's own check: a real calendar day within the ObjectId time range
     } catch (error) {
       throw new BadRequestException(`${name}: ${(error as Error).message}`);
     }

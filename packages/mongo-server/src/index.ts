@@ -1,6 +1,7 @@
 /**
- * `nestjs-objectid/testing`: MongoDB backends for tests and demos. Nothing
- * in the library's runtime code imports this entry point.
+ * `nestjs-objectid-mongo-server`: an in-process, MongoDB wire-compatible
+ * server for tests and demos, and `startTestMongo()`, which picks the backend
+ * (MONGO_URL, mongodb-memory-server or the embedded server).
  */
 export { EmbeddedMongoServer } from './embedded-mongo-server.js';
 export type { EmbeddedMongoServerOptions, EmbeddedMongoStopOptions } from './embedded-mongo-server.js';

@@ -1,0 +1,26 @@
+// Builds one package twice from the same sources: dist/esm (ES modules) and
+// dist/cjs (CommonJS, marked by its own package.json), each with its .d.ts
+// files, so that `exports` can offer `import` and `require` conditions with
+// types for both. Source maps are not shipped: the sources are not in the
+// tarball, and a map pointing at missing files only misleads debuggers.
+// Usage: node scripts/build.mjs <package dir>   (default: the library)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+
+const dir = resolve(process.argv[2] ?? '.');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const project = join(dir, 'tsconfig.build.json');
+const dist = join(dir, 'dist');
+const common = ['-p', project, '--sourceMap', 'false', '--declarationMap', 'false'];
+
+rmSync(dist, { recursive: true, force: true });
+execFileSync(process.execPath, [tsc, ...common, '--outDir', join(dist, 'esm')], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [tsc, ...common, '--outDir', join(dist, 'cjs'), '--module', 'commonjs', '--moduleResolution', 'bundler'],
+  { stdio: 'inherit' },
+);
+mkdirSync(join(dist, 'cjs'), { recursive: true });
+writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');

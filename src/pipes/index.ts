@@ -1,0 +1,9 @@
+// The face of the pipes, for the module and the entry point.
+export type {
+  ObjectIdExceptionFactory,
+  ObjectIdPipeDefaults,
+  ObjectIdPipeOptions,
+} from './object-id-pipe-options.interface.js';
+export { ObjectIdValidationPipe } from './object-id-validation.pipe.js';
+export { ParseObjectIdArrayPipe, type ParseObjectIdArrayPipeOptions } from './parse-object-id-array.pipe.js';
+export { ParseObjectIdPipe, type ParseObjectIdPipeOptions } from './parse-object-id.pipe.js';

@@ -1,0 +1,12 @@
+// The face of the time helpers.
+export {
+  dayBounds,
+  dayRange,
+  decodeObjectId,
+  generateObjectIds,
+  objectIdFromDate,
+  objectIdRange,
+  zonedParts,
+  type DecodedObjectId,
+  type ObjectIdRange,
+} from './object-id-time.js';
