@@ -94,6 +94,12 @@ class Walk extends FrameWalk implements DocumentWalk {
     if (value instanceof Set) {
       return arrayFrame(value, Array.from(value), this.cutCycles, parent, key);
     }
+    if (isPromise(value)) {
+      // An unawaited Promise in a response: written as JSON.stringify (and Nest's own
+      // interceptor) write it, `{}`. Copied as a class instance, class-transformer would
+      // call `then` on the copy, a rejection nobody handles, and the process would exit.
+      return {};
+    }
     this.hasClassInstances = true;
     return instanceFrame(value, proto, this.readDecorators, this.exposeId, parent, key);
   }
@@ -104,6 +110,11 @@ class Walk extends FrameWalk implements DocumentWalk {
     if (bson !== null && typeof bson === 'object' && bson !== value) return this.enter(bson, parent, key);
     return bson;
   }
+}
+
+/** A native Promise, from this realm or another (the tag cannot be faked by a plain object's `then`). */
+function isPromise(value: object): boolean {
+  return value instanceof Promise || Object.prototype.toString.call(value) === '[object Promise]';
 }
 
 /**

@@ -8,7 +8,7 @@
 import { int64ToJson, knownObjectIdHex, knownObjectIdPrototype, objectIdToHex } from './bson-values.js';
 import { excludedOnSerialization } from './class-transformer-metadata.js';
 import { getExposeIdMetadata, type ExposeIdMetadata } from './expose-id.decorator.js';
-import { Frame, prefilledObject, renamedObject } from './walk-frames.js';
+import { assignOwn, Frame, prefilledObject, renamedObject } from './walk-frames.js';
 
 /** Returned by {@link copyPlain} when the value needs the full walk. */
 export const BAIL = Symbol('BAIL');
@@ -148,7 +148,7 @@ export function instanceFrame(
     const shadow = Object.create(proto) as Record<string, unknown>;
     frame = renamedObject(value, src, Object.keys(src), expose, dropSource, shadow, parent, key);
   } else {
-    frame = prefilledObject(value, Object.assign(Object.create(proto) as object, src), parent, key);
+    frame = prefilledObject(value, assignOwn(Object.create(proto) as object, src), parent, key);
   }
   frame.raw = raw;
   return frame;

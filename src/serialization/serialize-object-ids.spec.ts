@@ -215,6 +215,22 @@ describe('serializeObjectIds', () => {
   });
 
   describe('size', () => {
+    it('should write an unawaited Promise as {} and leave it alone, as JSON.stringify does', async () => {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      try {
+        const pending = Promise.resolve(42);
+        const out = serializeObjectIds({ id: 1, total: pending, nested: [{ later: new Promise(() => undefined) }] });
+        expect(JSON.stringify(out)).toBe('{"id":1,"total":{},"nested":[{"later":{}}]}');
+        await expect(pending).resolves.toBe(42);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(rejections).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onRejection);
+      }
+    });
+
     it('should walk 5,000 levels deep without overflowing the stack', () => {
       const root: Record<string, any> = {};
       let node = root;
@@ -257,6 +273,69 @@ describe('serializeObjectIds', () => {
     it('should serialize an array of 100,000 ids', () => {
       const ids = Array.from({ length: 100_000 }, () => B);
       expect(json(ids)).toBe(JSON.stringify(ids.map(() => HEX_B)));
+    });
+  });
+
+  describe('untrusted keys', () => {
+    // JSON.parse makes "__proto__" an own key; assigned to a new object it would become its prototype.
+    const hostile = () => JSON.parse('{"__proto__":{"isAdmin":true},"name":"x"}') as Record<string, unknown>;
+
+    function expectOwnOnly(out: Record<string, unknown>, keys: string[]) {
+      expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+      expect(out.isAdmin).toBeUndefined();
+      expect(Object.keys(out)).toEqual(keys);
+      expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ isAdmin: true });
+    }
+
+    it.each([
+      [
+        'a plain object with exposeId',
+        () => serializeObjectIds({ ...hostile(), _id: A }, { exposeId: true }),
+        ['id', '__proto__', 'name'],
+      ],
+      ['a plain object', () => serializeObjectIds({ ...hostile(), _id: A }), ['__proto__', 'name', '_id']],
+      [
+        'a Map with exposeId (Maps are not renamed)',
+        () =>
+          serializeObjectIds(
+            new Map<string, unknown>([
+              ['__proto__', { isAdmin: true }],
+              ['_id', A],
+            ]),
+            { exposeId: true },
+          ),
+        ['__proto__', '_id'],
+      ],
+      [
+        'a Map',
+        () =>
+          serializeObjectIds(
+            new Map<string, unknown>([
+              ['__proto__', { isAdmin: true }],
+              ['_id', A],
+            ]),
+          ),
+        ['__proto__', '_id'],
+      ],
+    ])('should keep "__proto__" of %s an own key, never the output\'s prototype', (_name, serialize, keys) => {
+      expectOwnOnly(serialize() as Record<string, unknown>, keys);
+    });
+
+    it('should keep the prototype of a class instance with an own "__proto__" key', () => {
+      class Entity {
+        _id = A;
+        name = 'x';
+      }
+      const entity = new Entity();
+      Object.defineProperty(entity, '__proto__', {
+        value: { isAdmin: true },
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
+      const out = serializeObjectIds(entity, { exposeId: true }) as Record<string, unknown>;
+      expect(out.isAdmin).toBeUndefined();
+      expect(out.id).toBe(HEX_A);
     });
   });
 

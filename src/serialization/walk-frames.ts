@@ -236,6 +236,26 @@ export function renamedObject(
   return frame;
 }
 
+/**
+ * Sets an own property. A key named `__proto__` (JSON.parse, a Map key) is
+ * defined, never assigned: assignment would run `Object.prototype`'s setter and
+ * make the client's object the output's prototype.
+ */
+export function setOwn(target: object, key: string | number, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    (target as Record<string | number, unknown>)[key] = value;
+  }
+}
+
+/** `Object.assign(target, src)` for own enumerable string keys, with `__proto__` kept an own property (see `setOwn`). */
+export function assignOwn<T extends object>(target: T, src: object): T {
+  if (!Object.hasOwn(src, '__proto__')) return Object.assign(target, src);
+  for (const key of Object.keys(src)) setOwn(target, key, (src as Record<string, unknown>)[key]);
+  return target;
+}
+
 function write(frame: Frame, key: string | number, value: unknown): void {
   if (frame.prefilled) {
     if (value === undefined && frame.minimize && frame.keys !== undefined) unset(frame, key);
@@ -243,7 +263,7 @@ function write(frame: Frame, key: string | number, value: unknown): void {
   } else if (frame.keys === undefined) {
     (frame.out as unknown[]).push(value);
   } else if (value !== undefined || !frame.minimize) {
-    (frame.out as Record<string, unknown>)[key as string] = value;
+    setOwn(frame.out as object, key, value);
     frame.count++;
   }
 }
