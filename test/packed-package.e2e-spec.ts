@@ -6,7 +6,7 @@
  *     the shipped .d.ts files too);
  * (b) NestJS 11 + mongoose 8 as CommonJS, compiled by tsc with Nest's default
  *     CommonJS tsconfig, run by node without require(esm) (as Node 20.0–20.18
- *     would) and tested with Jest 29 + ts-jest as `nest new` sets them up.
+ *     would) and tested with Jest 29 and Jest 30 + ts-jest as `nest new` sets them up.
  * Installs from the npm cache where it can (the first run downloads (b)'s packages).
  * PACKED_KEEP=1 keeps the consumer apps (their folder is in the test's output).
  */
@@ -237,8 +237,9 @@ describe('the packed packages', () => {
       expect(results).toEqual(expectedResults(results.sentId as string));
     }, 120_000);
 
-    it('should load every entry under Jest 29 + ts-jest', () => {
-      const report = JSON.parse(
+    /** Runs the consumer's Jest (as `npm test` of a `nest new` app would) and returns its JSON report. */
+    function jest(): { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number } {
+      return JSON.parse(
         run(
           process.execPath,
           [join(app, 'node_modules/jest/bin/jest.js'), '--ci', '--json'],
@@ -246,7 +247,30 @@ describe('the packed packages', () => {
           '--no-experimental-require-module',
         ),
       );
+    }
+
+    it('should load every entry under Jest 29 + ts-jest', () => {
+      const report = jest();
       expect([report.numPassedTests, report.numFailedTests, report.numTotalTestSuites]).toEqual([1, 0, 1]);
     }, 180_000);
+
+    it('should load every entry under Jest 30 + ts-jest', () => {
+      run(
+        'npm',
+        [
+          'install',
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          'jest@30.5.2',
+          '@types/jest@30.0.0',
+        ],
+        app,
+      );
+      expect(JSON.parse(readFileSync(join(app, 'node_modules/jest/package.json'), 'utf8')).version).toBe('30.5.2');
+      const report = jest();
+      expect([report.numPassedTests, report.numFailedTests, report.numTotalTestSuites]).toEqual([1, 0, 1]);
+    }, 300_000);
   });
 });
