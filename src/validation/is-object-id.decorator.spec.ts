@@ -1,8 +1,9 @@
 import { plainToInstance } from 'class-transformer';
-import { IsMongoId, validateSync } from 'class-validator';
+import { IsArray, IsMongoId, IsOptional, validateSync } from 'class-validator';
 import { Types } from 'mongoose';
 import { INVALID_OBJECT_IDS, VALID_OBJECT_ID_STRINGS } from '../core/invalid-object-ids.fixture.js';
 import { IS_OBJECT_ID, IsObjectId, isObjectId } from './is-object-id.decorator.js';
+import { ToObjectId } from './to-object-id.decorator.js';
 
 class Single {
   @IsObjectId()
@@ -96,5 +97,33 @@ describe('@IsObjectId()', () => {
   it('should work after plainToInstance', () => {
     const dto = plainToInstance(Single, { id: 'nope' });
     expect(validateSync(dto)).toHaveLength(1);
+  });
+});
+
+describe("the README's array DTO", () => {
+  // `{ each: true }` validates a lone value as if it were the only element, so
+  // without @IsArray() a single id passes and the handler gets one ObjectId.
+  class ReadmeDto {
+    @IsOptional()
+    @IsArray()
+    @IsObjectId(undefined, { each: true })
+    @ToObjectId()
+    productIds?: Types.ObjectId[];
+  }
+
+  const HEX = '507f1f77bcf86cd799439011';
+  const build = (plain: object) => plainToInstance(ReadmeDto, plain);
+
+  it('should refuse a single id where a list is expected', () => {
+    expect(validateSync(build({ productIds: HEX })).map((e) => e.constraints)).toEqual([
+      { isArray: 'productIds must be an array' },
+    ]);
+  });
+
+  it('should convert a list of ids into ObjectIds', () => {
+    const dto = build({ productIds: [HEX] });
+    expect(validateSync(dto)).toEqual([]);
+    expect(dto.productIds).toEqual([new Types.ObjectId(HEX)]);
+    expect(dto.productIds![0]).toBeInstanceOf(Types.ObjectId);
   });
 });

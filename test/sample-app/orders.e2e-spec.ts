@@ -95,6 +95,11 @@ describe.each(CATALOG_PLATFORMS)('catalog orders on %s', (platform) => {
         ['items.0.productId must be a 24-character hex ObjectId'],
       ],
       [
+        'a productId with its own toString',
+        [{ ...item, productId: { toString: 1 } }],
+        ['items.0.productId must be a 24-character hex ObjectId'],
+      ],
+      [
         'a product twice',
         [item, { ...item, productId: UNKNOWN_ID.toUpperCase() }],
         ['items must be a list naming each product once; add up the quantities instead'],

@@ -111,6 +111,13 @@ describe.each(CATALOG_PLATFORMS)('catalog products on %s', (platform) => {
         ['each value in relatedIds must be a 24-character hex ObjectId'],
       ],
       [
+        // ArrayUnique's selector must not call String() on it (that throws: a 500).
+        'an object with its own toString among relatedIds',
+        { relatedIds: [{ toString: 'x' }] },
+        ['each value in relatedIds must be a 24-character hex ObjectId'],
+      ],
+      ['a price of 1e-7', { price: 1e-7 }, ['price must be a number conforming to the specified constraints']],
+      [
         'a repeated related id',
         { relatedIds: [UNKNOWN_ID, UNKNOWN_ID.toUpperCase()] },
         ['relatedIds must be a list of distinct ids'],

@@ -1,7 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsObject, ValidateNested } from 'class-validator';
+import { distinctIdKey } from '../../common/distinct-id-key.js';
 import { OrderItemDto } from './order-item.dto.js';
+
+function isObject(value: unknown): value is { productId?: unknown } {
+  return typeof value === 'object' && value !== null;
+}
 
 /** Most lines per order. */
 export const MAX_ORDER_ITEMS = 50;
@@ -12,7 +17,7 @@ export class CreateOrderDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_ORDER_ITEMS)
-  @ArrayUnique((item: Partial<OrderItemDto> | null) => String(item?.productId).toLowerCase(), {
+  @ArrayUnique((item: unknown) => distinctIdKey(isObject(item) ? item.productId : item), {
     message: 'items must be a list naming each product once; add up the quantities instead',
   })
   // Each item must itself be an object: `@ValidateNested({ each: true })` alone

@@ -4,7 +4,6 @@ import {
   ArrayUnique,
   IsArray,
   IsNotEmpty,
-  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -15,6 +14,8 @@ import {
 import type { Types } from 'mongoose';
 import { IsObjectId, ToObjectId } from 'nestjs-objectid';
 import { ApiObjectIdProperty } from 'nestjs-objectid/swagger';
+import { distinctIdKey } from '../../common/distinct-id-key.js';
+import { IsPrice } from '../../common/is-price.decorator.js';
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../../common/slugify.js';
 
 /** Most related products per product. */
@@ -40,7 +41,7 @@ export class CreateProductDto {
   slug?: string;
 
   @ApiProperty({ example: 24.9, minimum: 0, maximum: 1_000_000, description: 'At most 2 decimals' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsPrice()
   @Min(0)
   @Max(1_000_000)
   price!: number;
@@ -58,7 +59,7 @@ export class CreateProductDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_RELATED_PRODUCTS)
-  @ArrayUnique((id: unknown) => String(id).toLowerCase(), { message: 'relatedIds must be a list of distinct ids' })
+  @ArrayUnique(distinctIdKey, { message: 'relatedIds must be a list of distinct ids' })
   @IsObjectId(undefined, { each: true })
   @ToObjectId()
   relatedIds?: Types.ObjectId[];
