@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { HttpException } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { ParseObjectIdArrayPipe } from './parse-object-id-array.pipe.js';
@@ -90,6 +91,22 @@ describe('ParseObjectIdArrayPipe', () => {
       expect(message(() => new ParseObjectIdArrayPipe().transform(ids))).toMatchObject({
         message: `${prefix}101 ids were given, at most 100 are allowed`,
       });
+    });
+
+    it.each([
+      ['one string', () => ','.repeat(1_000_000), 1_000_001],
+      ['a list of strings', () => ['a,b', ','.repeat(1_000_000)], 1_000_003],
+    ])('should refuse a huge list in %s without making more than maxItems + 1 items', async (_label, input, count) => {
+      const split = jest.spyOn(String.prototype, 'split');
+      try {
+        expect(message(() => new ParseObjectIdArrayPipe().transform(input()))).toMatchObject({
+          message: `${prefix}${count} ids were given, at most 100 are allowed`,
+        });
+        const pieces = split.mock.results.map((result) => (result.value as string[]).length);
+        expect(Math.max(...pieces)).toBeLessThanOrEqual(101);
+      } finally {
+        split.mockRestore();
+      }
     });
 
     it('should refuse duplicates when unique, case-insensitively', async () => {
