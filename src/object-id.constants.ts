@@ -13,3 +13,6 @@ export const OBJECT_ID_SERIALIZER_OPTIONS = Symbol('OBJECT_ID_SERIALIZER_OPTIONS
 
 /** Options of `SequenceModule`, read by `SequenceService`. */
 export const SEQUENCE_MODULE_OPTIONS = Symbol('SEQUENCE_MODULE_OPTIONS');
+
+/** Counter store of `SequenceService` (a `SequenceCounterStore`); the MongoDB store when none is provided. */
+export const SEQUENCE_COUNTER_STORE = Symbol('SEQUENCE_COUNTER_STORE');

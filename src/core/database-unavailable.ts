@@ -58,7 +58,7 @@ function classNames(error: object): string[] {
  * Whether `error` means the database could not be reached — network errors,
  * server selection timeouts, a closed client, a stepdown, mongoose's buffering
  * timeouts, raw socket errors — so the request may be retried later (HTTP 503).
- * `SequenceService` turns these into `SequenceUnavailableError`; an app's
+ * The sequences' MongoDB store turns these into `SequenceUnavailableError`; an app's
  * exception filter or interceptor can use it for its own queries.
  */
 export function isDatabaseUnavailableError(error: unknown): boolean {

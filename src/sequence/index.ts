@@ -5,6 +5,9 @@
 export type { SequenceModuleAsyncOptions, SequenceModuleForRootOptions } from './sequence.module-definition.js';
 export { SequenceModule } from './sequence.module.js';
 export { SequenceService } from './sequence.service.js';
+export { SEQUENCE_COUNTER_STORE } from '../object-id.constants.js';
+export type { SequenceCounterSnapshot, SequenceCounterStore } from './sequence-counter-store.interface.js';
+export { MongoSequenceCounterStore } from './mongo-sequence-counter-store.js';
 export { SequenceBlock } from './sequence-block.js';
 export type { SequenceDateParts, SequenceFormatValues } from './sequence-format.js';
 export type { SequenceModuleOptions } from './sequence-options.interface.js';

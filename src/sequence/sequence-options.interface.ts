@@ -4,14 +4,15 @@ import type { SequenceDefinition } from './sequence-definition.interface.js';
 export interface SequenceModuleOptions {
   /**
    * Name of the `@nestjs/mongoose` connection holding the counters
-   * (`MongooseModule.forRoot(uri, { connectionName })`).
+   * (`MongooseModule.forRoot(uri, { connectionName })`). Read by the default
+   * MongoDB store only, not when a store is provided under `SEQUENCE_COUNTER_STORE`.
    * @default the default connection
    */
   connectionName?: string;
   /**
    * Collection of the counter documents, one per key: `{ _id: 'orders:2026', seq, base }`.
    * Only the `_id` index is used, so it works on replica sets and on sharded
-   * clusters (unsharded, or sharded on `_id`).
+   * clusters (unsharded, or sharded on `_id`). Read by the default MongoDB store only.
    * @default 'counters'
    */
   collectionName?: string;
@@ -39,7 +40,8 @@ export interface SequenceModuleOptions {
   definitions?: Record<string, SequenceDefinition>;
   /**
    * Immediate retries when two first calls race to create the same counter
-   * and one gets a duplicate-key error (E11000) from the upsert.
+   * and one gets a duplicate-key error (E11000) from the upsert. Read by the
+   * default MongoDB store only.
    * @default 3
    */
   duplicateKeyRetries?: number;

@@ -11,6 +11,8 @@ import { SequenceService } from './sequence.service.js';
  * Imported bare (`imports: [SequenceModule]`) it uses the defaults. Global,
  * like `MongooseModule`: every feature module injects the same service (one
  * set of definitions, one cache of reserved numbers) without importing it.
+ * To keep the counters elsewhere, provide a `SequenceCounterStore` under
+ * `SEQUENCE_COUNTER_STORE` from a global module (or through `forRootAsync({ imports })`).
  */
 @Global()
 @Module({
