@@ -7,6 +7,7 @@ import { ObjectIdSerializerModule } from 'nestjs-objectid/serialization';
 import { CATALOG_OPTIONS, type CatalogAppOptions } from './catalog-options.interface.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { HttpErrorShapeFilter } from './common/filters/http-error-shape.filter.js';
+import { BodyShapePipe } from './common/pipes/body-shape.pipe.js';
 import { DatabaseLifecycle } from './database/database-lifecycle.service.js';
 import { DatabaseUnavailableFilter } from './database/database-unavailable.filter.js';
 import { DatabaseUnavailableInterceptor } from './database/database-unavailable.interceptor.js';
@@ -59,6 +60,8 @@ export class AppModule {
       providers: [
         { provide: CATALOG_OPTIONS, useValue: options },
         DatabaseLifecycle,
+        // First, before validation: a bound on the body's depth, list lengths and size (400/413).
+        { provide: APP_PIPE, useValue: new BodyShapePipe() },
         // Unknown keys (`$where`, `price.$gt`) are refused, not stripped: the client learns of its mistake.
         // (Prototype keys such as `__proto__` and `constructor` are removed by the pipe before that check.)
         {
