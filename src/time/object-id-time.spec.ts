@@ -103,6 +103,14 @@ describe('dayBounds / dayRange', () => {
     expect(() => dayBounds(day)).toThrow(message);
   });
 
+  it.each([['UTC'], ['Europe/Prague']])('should read years 0-99 as written, not as 19xx (%s)', (zone) => {
+    const { from, to } = dayBounds('0099-12-31', zone);
+    expect(from.getUTCFullYear()).toBe(99);
+    expect(to.getTime() - from.getTime()).toBeGreaterThan(23 * 3600_000);
+    expect(() => dayRange('0099-12-31', zone)).toThrow(RangeError);
+    expect(() => dayRange('0099-12-31', zone)).toThrow(/0099-12-3\d.* is outside the ObjectId time range/);
+  });
+
   it('should refuse an unknown time zone with a hint', () => {
     expect(() => dayRange('2026-12-02', 'Mars/Olympus')).toThrow(
       'Unknown time zone "Mars/Olympus"; use an IANA name such as "UTC" or "Europe/Prague"',

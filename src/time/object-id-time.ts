@@ -164,7 +164,7 @@ function calendarDay(day: Date | string, timeZone: string): { year: number; mont
   if (typeof day === 'string') {
     formatterFor(timeZone); // validates the zone even for string days
     const match = DAY.exec(day);
-    const probe = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : undefined;
+    const probe = match ? new Date(utc(+match[1], +match[2] - 1, +match[3])) : undefined;
     if (!match || !probe || probe.getUTCDate() !== +match[3] || probe.getUTCMonth() !== +match[2] - 1) {
       throw new RangeError(`"${day.slice(0, 32)}" is not a calendar day; expected YYYY-MM-DD, e.g. 2026-12-02`);
     }
@@ -177,16 +177,27 @@ function calendarDay(day: Date | string, timeZone: string): { year: number; mont
   return { year: parts.year, month: parts.month, date: parts.day };
 }
 
+/**
+ * `Date.UTC` for every year: `Date.UTC` reads years 0–99 as 1900–1999, which
+ * would turn the day 0099-12-31 into 1999-12-31.
+ */
+function utc(year: number, month: number, day: number, hours = 0, minutes = 0, seconds = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hours, minutes, seconds, 0);
+  return date.getTime();
+}
+
 /** Offset of `timeZone` from UTC at instant `ms`, in milliseconds. */
 function offsetAt(ms: number, timeZone: string): number {
   const p = zonedParts(ms, timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const asUtc = utc(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
 /** The first instant of local day `year-month-date` in `timeZone` (date may overflow to the next month). */
 function startOfLocalDay(year: number, month: number, date: number, timeZone: string): number {
-  const wallClock = Date.UTC(year, month - 1, date);
+  const wallClock = utc(year, month - 1, date);
   const target = new Date(wallClock);
   // The offset at local midnight may differ from the one at UTC midnight (DST
   // changes), so try both; where midnight itself is skipped (e.g.
