@@ -33,6 +33,21 @@ describe.each(CATALOG_PLATFORMS)('catalog bad input on %s', (platform) => {
     expect(catalog.commands.names()).toEqual([]);
   });
 
+  it.each([
+    ['/categories', 'NUL', 'Kitchen\u0000'],
+    ['/categories', 'a right-to-left override', 'invoice\u202Efdp.exe'],
+    ['/products', 'a lone surrogate', 'Cup \ud83c'],
+    ['/products', 'a newline', 'Cup\nSaucer'],
+  ])('should refuse a name with %s in POST %s, storing nothing', async (path, _label, name) => {
+    catalog.commands.clear();
+    const body = path === '/products' ? { name, price: 1, categoryId } : { name };
+    const res = await catalog.http().post(path).send(body).expect(400);
+    expect(res.body.message).toEqual([
+      'name must be one line of text without control, bidi-override, zero-width or unpaired surrogate characters',
+    ]);
+    expect(catalog.commands.names()).toEqual([]);
+  });
+
   // Each of these cost seconds of CPU (or overflowed the stack: a 500) in validation before the body was bounded.
   it.each([
     [

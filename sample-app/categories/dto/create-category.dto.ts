@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsPlainText } from '../../common/is-plain-text.decorator.js';
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../../common/slugify.js';
 
 /** Body of `POST /categories`. */
@@ -8,6 +9,7 @@ export class CreateCategoryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsPlainText()
   name!: string;
 
   @ApiPropertyOptional({

@@ -16,6 +16,7 @@ import { IsObjectId, ToObjectId } from 'nestjs-objectid';
 import { ApiObjectIdProperty } from 'nestjs-objectid/swagger';
 import { distinctIdKey } from '../../common/distinct-id-key.js';
 import { IsPrice } from '../../common/is-price.decorator.js';
+import { IsPlainText } from '../../common/is-plain-text.decorator.js';
 import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../../common/slugify.js';
 
 /** Most related products per product. */
@@ -27,6 +28,7 @@ export class CreateProductDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsPlainText()
   name!: string;
 
   @ApiPropertyOptional({
