@@ -49,3 +49,52 @@ export function documentArray(cmd: Document, field: string): Document[] {
   }
   return value as Document[];
 }
+
+/** The BSON type name MongoDB's messages use for `value`. */
+function bsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'bigint') return 'long';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double';
+  return 'object';
+}
+
+/** An optional array of documents (e.g. `arrayFilters`); TypeMismatch naming `label` otherwise, as mongod answers. */
+export function optionalDocumentArray(value: unknown, label: string): Document[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected type 'array'`,
+    );
+  }
+  for (const [index, item] of value.entries()) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof Date) {
+      throw new CommandError(
+        'TypeMismatch',
+        `BSON field '${label}.${index}' is the wrong type '${bsonTypeName(item)}', expected type 'object'`,
+      );
+    }
+  }
+  return value as Document[];
+}
+
+/** A required array of cursor ids (int64 or integral numbers), as killCursors takes them. */
+export function cursorIdArray(value: unknown, label: string): bigint[] {
+  if (!Array.isArray(value)) {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected type 'array'`,
+    );
+  }
+  return value.map((item, index) => {
+    if (typeof item === 'bigint') return item;
+    if (typeof item === 'number' && Number.isSafeInteger(item)) return BigInt(item);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${label}.${index}' is the wrong type '${bsonTypeName(item)}', expected type 'long'`,
+    );
+  });
+}

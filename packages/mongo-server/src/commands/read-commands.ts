@@ -8,7 +8,7 @@ import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { compileFilter, mingoOptions, projectDocuments, withMingoErrors } from '../query/query-context.js';
 import { sortDocuments } from '../query/sort-documents.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { collectionName, optionalCount, optionalDocument } from './command-arguments.js';
+import { collectionName, cursorIdArray, optionalCount, optionalDocument } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 
@@ -79,13 +79,11 @@ const getMore: CommandHandler = (cmd, ctx) => {
 };
 
 const killCursors: CommandHandler = (cmd, ctx) => {
-  const ids = (cmd.cursors as unknown[] | undefined) ?? [];
+  collectionName(cmd, 'killCursors');
+  const ids = cursorIdArray(cmd.cursors, 'killCursors.cursors');
   const killed: bigint[] = [];
   const notFound: bigint[] = [];
-  for (const raw of ids) {
-    const id = BigInt(raw as bigint | number);
-    (ctx.cursors.kill(id) ? killed : notFound).push(id);
-  }
+  for (const id of ids) (ctx.cursors.kill(id) ? killed : notFound).push(id);
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
 

@@ -6,7 +6,7 @@ import { projectDocuments } from '../query/query-context.js';
 import { sortDocuments } from '../query/sort-documents.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { collectionName, documentArray, optionalDocument } from './command-arguments.js';
+import { collectionName, documentArray, optionalDocument, optionalDocumentArray } from './command-arguments.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { matchingDocuments } from './read-commands.js';
@@ -94,6 +94,7 @@ function runUpdate(
 const update: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'update');
   const statements = documentArray(cmd, 'updates') as UpdateStatement[];
+  for (const statement of statements) optionalDocumentArray(statement.arrayFilters, 'update.updates.arrayFilters');
   const ordered = cmd.ordered !== false;
   const view = ctx.view(
     name,
@@ -171,7 +172,7 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
     view.remove(CollectionStore.idKey(target));
     return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
   }
-  const arrayFilters = cmd.arrayFilters as Document[] | undefined;
+  const arrayFilters = optionalDocumentArray(cmd.arrayFilters, 'findAndModify.arrayFilters');
   if (target && view) {
     const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
     if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), updated);

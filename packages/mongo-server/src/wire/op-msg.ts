@@ -68,7 +68,10 @@ export function parseOpMsg(frame: Buffer): OpMsgRequest {
     }
   }
   if (!body) throw new WireProtocolError('OP_MSG has no body section', requestId);
-  for (const [identifier, docs] of sequences) body[identifier] = docs;
+  for (const [identifier, docs] of sequences) {
+    // Defined, not assigned: an identifier named "__proto__" must not replace the command's prototype.
+    Object.defineProperty(body, identifier, { value: docs, enumerable: true, writable: true, configurable: true });
+  }
   return { requestId, flags, moreToCome: (flags & OpMsgFlags.moreToCome) !== 0, body };
 }
 

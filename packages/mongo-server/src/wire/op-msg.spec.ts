@@ -1,0 +1,35 @@
+import { BSON } from 'bson';
+import { parseOpMsg } from './op-msg.js';
+
+/** An OP_MSG frame: the body section, then one document sequence named `identifier`. */
+function frameWithSequence(body: object, identifier: string, docs: object[]): Buffer {
+  const bodyBytes = Buffer.from(BSON.serialize(body));
+  const name = Buffer.from(`${identifier}\0`, 'utf8');
+  const docBytes = docs.map((doc) => Buffer.from(BSON.serialize(doc)));
+  const sequenceSize = 4 + name.length + docBytes.reduce((n, d) => n + d.length, 0);
+  const sequence = Buffer.alloc(1 + 4);
+  sequence.writeUInt8(1, 0);
+  sequence.writeInt32LE(sequenceSize, 1);
+  const payload = Buffer.concat([Buffer.from([0]), bodyBytes, sequence, name, ...docBytes]);
+  const header = Buffer.alloc(20);
+  header.writeInt32LE(20 + payload.length, 0);
+  header.writeInt32LE(7, 4); // requestID
+  header.writeInt32LE(0, 8); // responseTo
+  header.writeInt32LE(2013, 12); // OP_MSG
+  header.writeUInt32LE(0, 16); // flags
+  return Buffer.concat([header, payload]);
+}
+
+describe('parseOpMsg', () => {
+  it('should merge a document sequence into the command body', () => {
+    const { body } = parseOpMsg(frameWithSequence({ insert: 'things', $db: 'test' }, 'documents', [{ a: 1 }]));
+    expect(body).toEqual({ insert: 'things', $db: 'test', documents: [{ a: 1 }] });
+  });
+
+  it('should keep a sequence named "__proto__" an own field, never the command\'s prototype', () => {
+    const { body } = parseOpMsg(frameWithSequence({ ping: 1, $db: 'admin' }, '__proto__', [{ isAdmin: true }]));
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect((body as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value).toEqual([{ isAdmin: true }]);
+  });
+});
