@@ -3,7 +3,8 @@
 // files, so that `exports` can offer `import` and `require` conditions with
 // types for both. Source maps are not shipped: the sources are not in the
 // tarball, and a map pointing at missing files only misleads debuggers.
-// Usage: node scripts/build.mjs <package dir>   (default: the library)
+// Usage: node scripts/build.mjs [package dir] [output dir]
+//   (defaults: the library, and the package's dist/)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +13,7 @@ import { join, resolve } from 'node:path';
 const dir = resolve(process.argv[2] ?? '.');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const project = join(dir, 'tsconfig.build.json');
-const dist = join(dir, 'dist');
+const dist = process.argv[3] ? resolve(process.argv[3]) : join(dir, 'dist');
 const common = ['-p', project, '--sourceMap', 'false', '--declarationMap', 'false'];
 
 rmSync(dist, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
  * The packed packages, used as users would: build and `npm pack` the library
- * and the embedded server package, install both tarballs into consumer apps
- * outside the repository and run them. The consumer matrix:
+ * and the embedded server package (in a staging folder, never the
+ * repository's dist/), install both tarballs into consumer apps outside the
+ * repository and run them. The consumer matrix:
  * (a) NestJS 12 + mongoose 9 as ES modules, compiled by tsc (NodeNext, checking
  *     the shipped .d.ts files too);
  * (b) NestJS 11 + mongoose 8 as CommonJS, compiled by tsc with Nest's default
@@ -35,15 +36,24 @@ interface Packed {
   manifest: { dependencies?: Record<string, string> };
 }
 
+/**
+ * Builds package `dir` into a staging folder under `destination` and packs it
+ * from there, so that the tests never write the repository's own dist/ folders
+ * (other specs, and a developer's build, may be using them meanwhile).
+ */
 function pack(dir: string, destination: string): Packed {
-  run(process.execPath, [join(root, 'scripts/build.mjs'), dir], root);
+  const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+  const stage = join(destination, `stage-${manifest.name}`);
+  mkdirSync(stage, { recursive: true });
+  for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(root, dir, file), join(stage, file));
+  run(process.execPath, [join(root, 'scripts/build.mjs'), join(root, dir), join(stage, 'dist')], root);
   const [packed] = JSON.parse(
-    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], join(root, dir)),
+    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], stage),
   );
   return {
     tarball: join(destination, packed.filename),
     files: packed.files.map((f: { path: string }) => f.path),
-    manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')),
+    manifest,
   };
 }
 
