@@ -3,7 +3,9 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyHelmet from '@fastify/helmet';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
 import { AppModule } from './app.module.js';
 import type { CatalogAppOptions } from './catalog-options.interface.js';
 
@@ -16,6 +18,14 @@ export const BODY_LIMIT_BYTES = 100 * 1024;
  * pipe's clear 400, as on Express.
  */
 export const FASTIFY_MAX_PARAM_LENGTH = 1000;
+
+/**
+ * helmet's headers (nosniff, frame-ancestors, a same-origin CSP, …) on both
+ * platforms. `upgrade-insecure-requests` is left out: the app is served over
+ * plain http on localhost, where it would make the browser fetch the Swagger
+ * UI's scripts over https and fail.
+ */
+const SECURITY_HEADERS = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
 
 /** Path of the Swagger UI; the OpenAPI document is at `${DOCS_PATH}-json`. */
 export const DOCS_PATH = 'docs';
@@ -38,8 +48,11 @@ export async function createCatalogApp(options: CatalogAppOptions): Promise<INes
       new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, maxParamLength: FASTIFY_MAX_PARAM_LENGTH }),
       nestOptions,
     );
+    await (app as NestFastifyApplication).register(fastifyHelmet, SECURITY_HEADERS);
   } else {
     const express = await NestFactory.create<NestExpressApplication>(module, nestOptions);
+    express.disable('x-powered-by');
+    express.use(helmet(SECURITY_HEADERS));
     express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
     app = express;
   }

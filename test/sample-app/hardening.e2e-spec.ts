@@ -33,6 +33,20 @@ describe.each(CATALOG_PLATFORMS)('catalog bad input on %s', (platform) => {
     expect(catalog.commands.names()).toEqual([]);
   });
 
+  it('should send security headers and no X-Powered-By, on every answer', async () => {
+    for (const path of ['/health', '/products/nope', '/no-such-route']) {
+      const res = await catalog.http().get(path);
+      expect([path, res.headers['x-powered-by']]).toEqual([path, undefined]);
+      expect(res.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'strict-transport-security': expect.stringContaining('max-age='),
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+      });
+      expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    }
+  });
+
   it.each([
     ['/categories', 'NUL', 'Kitchen\u0000'],
     ['/categories', 'a right-to-left override', 'invoice\u202Efdp.exe'],
