@@ -28,6 +28,7 @@ export const ErrorCode = {
   PathNotViable: 28,
   ConflictingUpdateOperators: 40,
   Unauthorized: 13,
+  ExceededMemoryLimit: 146,
 } as const;
 
 /** Name of a code in {@link ErrorCode}. */

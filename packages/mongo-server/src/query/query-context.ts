@@ -96,7 +96,37 @@ type QueryOperator = (selector: string, value: unknown, options: Options) => Pre
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 type ProjectionOperator = (obj: unknown, expr: unknown, field: string, options: Options) => unknown;
 
+/** MongoDB's memory limit of one expression's result (`internalQueryMaxRangeBytes`), 100 MiB. */
+const RANGE_MEMORY_LIMIT = 100 * 1024 * 1024;
+/** What mongod counts per `$range` element (the size of one `Value`). */
+const RANGE_BYTES_PER_VALUE = 16;
+
+type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+/**
+ * mingo's `$range` with MongoDB's memory bound checked first: an unbounded
+ * `{$range: [0, 3e8]}` would allocate until V8 aborts the whole process.
+ */
+function boundedRange(obj: unknown, expr: unknown, options: Options): unknown {
+  if (Array.isArray(expr) && expr.length >= 2 && expr.length <= 3) {
+    const [start, end, step = 1] = evalExpr(obj, expr, options) as unknown[];
+    if ([start, end, step].every((n) => typeof n === 'number' && Number.isFinite(n)) && step !== 0) {
+      const count = Math.max(0, Math.ceil(((end as number) - (start as number)) / (step as number)));
+      const bytes = count * RANGE_BYTES_PER_VALUE;
+      if (bytes > RANGE_MEMORY_LIMIT) {
+        throw new CommandError(
+          'ExceededMemoryLimit',
+          `$range would use too much memory (${bytes} bytes) and cannot spill to disk. Memory limit: ${RANGE_MEMORY_LIMIT} bytes`,
+        );
+      }
+    }
+    return (expressionOperators.$range as ExpressionOperator)(obj, [start, end, step], options);
+  }
+  return (expressionOperators.$range as ExpressionOperator)(obj, expr, options);
+}
+
 const BSON_EXPRESSION_OPERATORS = {
+  $range: boundedRange,
   $eq: expressionComparison((c) => c === 0),
   $ne: expressionComparison((c) => c !== 0),
   $gt: expressionComparison((c) => c > 0),
