@@ -22,13 +22,20 @@ const consumerSources = join(root, 'test/packed-consumer');
 const installed = (name: string) =>
   JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
 
-const run = (cmd: string, args: string[], cwd: string, nodeOptions = '') =>
-  execFileSync(cmd, args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: nodeOptions },
-  });
+/** Runs a command and returns its stdout; a failure's message carries the command's own output. */
+function run(cmd: string, args: string[], cwd: string, nodeOptions = ''): string {
+  try {
+    return execFileSync(cmd, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: nodeOptions },
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${(error as Error).message}\n${stdout ?? ''}${stderr ?? ''}`.slice(0, 20_000));
+  }
+}
 
 interface Packed {
   tarball: string;
