@@ -33,7 +33,7 @@ function run(cmd: string, args: string[], cwd: string, nodeOptions = ''): string
     });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${(error as Error).message}\n${stdout ?? ''}${stderr ?? ''}`.slice(0, 20_000));
+    throw new Error(`${(error as Error).message}\n${stdout ?? ''}${stderr ?? ''}`.slice(0, 20_000), { cause: error });
   }
 }
 
