@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsOptional, validateSync } from 'class-validator';
+import { BadRequestException } from '@nestjs/common';
+import { IsArray, IsOptional, validateSync } from 'class-validator';
 import { Types } from 'mongoose';
 import { IsObjectId } from './is-object-id.decorator.js';
 import { ToObjectId, toObjectIdValue } from './to-object-id.decorator.js';
+import { ObjectIdValidationPipe } from '../pipes/index.js';
 
 const HEX = '507f1f77bcf86cd799439011';
 
@@ -92,5 +94,44 @@ describe('toObjectIdValue', () => {
   it('should convert Set members', () => {
     const result = toObjectIdValue(new Set([HEX])) as Set<unknown>;
     expect([...result][0]).toBeInstanceOf(Types.ObjectId);
+  });
+});
+
+describe('ToObjectId with enableImplicitConversion', () => {
+  class ImplicitDto {
+    @IsObjectId()
+    @ToObjectId()
+    id!: Types.ObjectId;
+
+    @IsOptional()
+    @IsArray()
+    @IsObjectId(undefined, { each: true })
+    @ToObjectId()
+    ids?: Types.ObjectId[];
+  }
+
+  const pipe = new ObjectIdValidationPipe({ transform: true, transformOptions: { enableImplicitConversion: true } });
+  const validate = (body: unknown) => pipe.transform(body, { type: 'body', metatype: ImplicitDto });
+
+  it.each([
+    // bson's `id` setter threw a BSONError when class-transformer copied this onto a new ObjectId: a 500.
+    ['an object with an id key', { id: { id: 1 } }],
+    ['an object with a buffer key', { id: { buffer: 'x' } }],
+    ['an object with toHexString', { id: { toHexString: HEX } }],
+    ['an operator', { id: { $gt: '' } }],
+    ['a number', { id: 5 }],
+  ])('should answer 400 for %s', async (_label, body) => {
+    const error = await validate(body).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestException);
+    expect((error as BadRequestException).getResponse()).toMatchObject({
+      message: ['id must be a 24-character hex ObjectId'],
+    });
+  });
+
+  it('should still convert valid ids, single and in lists', async () => {
+    const dto = (await validate({ id: HEX, ids: [HEX.toUpperCase()] })) as ImplicitDto;
+    expect(dto.id).toBeInstanceOf(Types.ObjectId);
+    expect(dto.id.toHexString()).toBe(HEX);
+    expect(dto.ids).toEqual([new Types.ObjectId(HEX)]);
   });
 });

@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { ObjectId, isObjectIdLike, isObjectIdHex } from '../core/index.js';
 
 /** Options of {@link ToObjectId}. */
@@ -26,7 +27,12 @@ export interface ToObjectIdOptions {
  * rejects it with a 400. `null`, `undefined` and `''` never become a random id.
  */
 export function ToObjectId(options: ToObjectIdOptions = {}): PropertyDecorator {
-  return Transform(
+  // With `enableImplicitConversion`, class-transformer would build the reflected
+  // type (ObjectId) for an object input and copy its keys onto it: `{"id": {"id": 1}}`
+  // then runs bson's `id` setter, whose BSONError escapes validation as a 500.
+  // Declaring the type as Object makes that step a harmless plain copy; the
+  // transform below reads the raw input anyway.
+  const convert = Transform(
     ({ value, key, obj }) => {
       // Read the raw input, not `value`: with `enableImplicitConversion`
       // class-transformer has already run `new ObjectId()` on an object input
@@ -37,6 +43,27 @@ export function ToObjectId(options: ToObjectIdOptions = {}): PropertyDecorator {
     },
     { toClassOnly: true },
   );
+  return (target, propertyKey) => {
+    declarePlainObjectType(target, propertyKey as string);
+    convert(target, propertyKey);
+  };
+}
+
+/**
+ * What class-transformer's `@Type(() => Object)` records, without its need
+ * for `reflect-metadata` at decoration time: the design type is recorded only
+ * where reflect-metadata is loaded (it is in every Nest app).
+ */
+function declarePlainObjectType(target: object, propertyName: string): void {
+  const reflect = Reflect as { getMetadata?: (key: string, target: object, property: string) => unknown };
+  defaultMetadataStorage.addTypeMetadata({
+    target: target.constructor,
+    propertyName,
+    reflectedType:
+      typeof reflect.getMetadata === 'function' ? reflect.getMetadata('design:type', target, propertyName) : undefined,
+    typeFunction: () => Object,
+    options: {},
+  });
 }
 
 /** The conversion behind {@link ToObjectId}, usable on its own. */
