@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { MessageFramer } from './message-framer.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
@@ -35,5 +36,22 @@ describe('MessageFramer', () => {
     const head = Buffer.alloc(16);
     head.writeInt32LE(48_000_000, 0);
     expect(framer.push(head)).toEqual([]);
+  });
+
+  // Counted in bytes copied, not timed: the work must grow with the frame, not with its square.
+  it('copies a frame a bounded number of times however it is chunked, even after a 1-byte first chunk', () => {
+    const big = frame(1_000_000, 7);
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      const framer = new MessageFramer();
+      const frames: Buffer[] = [];
+      frames.push(...framer.push(big.subarray(0, 1)));
+      for (let at = 1; at < big.length; at += 100) frames.push(...framer.push(big.subarray(at, at + 100)));
+      expect(frames).toEqual([big]);
+      const copied = concat.mock.calls.reduce((sum, [list]) => sum + list.reduce((n, b) => n + b.length, 0), 0);
+      expect(copied).toBeLessThanOrEqual(2 * big.length);
+    } finally {
+      concat.mockRestore();
+    }
   });
 });

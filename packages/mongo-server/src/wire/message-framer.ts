@@ -30,9 +30,19 @@ export class MessageFramer {
     return frames;
   }
 
+  /**
+   * The first `n` bytes. When the first chunk is shorter, only the leading
+   * chunks that hold them are merged, once: concatenating every buffered chunk
+   * on each push made a frame whose first chunk was tiny cost quadratic time.
+   */
   private peek(n: number): Buffer {
-    if (this.chunks[0]!.length >= n) return this.chunks[0]!.subarray(0, n);
-    return Buffer.concat(this.chunks).subarray(0, n);
+    if (this.chunks[0]!.length < n) {
+      let size = 0;
+      let count = 0;
+      while (size < n) size += this.chunks[count++]!.length;
+      this.chunks.splice(0, count, Buffer.concat(this.chunks.slice(0, count), size));
+    }
+    return this.chunks[0]!.subarray(0, n);
   }
 
   private take(n: number): Buffer {
