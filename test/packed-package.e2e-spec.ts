@@ -128,11 +128,11 @@ describe('the packed packages', () => {
   });
 
   describe('nestjs-objectid-mongo-server', () => {
-    it('should contain both builds and depend on bson and mingo', () => {
+    it('should contain both builds and depend on bson, mingo and re2js', () => {
       expect(server.files).toEqual(
         expect.arrayContaining(['dist/esm/index.js', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'LICENSE']),
       );
-      expect(Object.keys(server.manifest.dependencies ?? {}).sort()).toEqual(['bson', 'mingo']);
+      expect(Object.keys(server.manifest.dependencies ?? {}).sort()).toEqual(['bson', 'mingo', 're2js']);
     });
   });
 

@@ -16,6 +16,7 @@ import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
+import { regexTest } from './linear-regex.js';
 import { conditionForMingo } from './mingo-values.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 
@@ -45,7 +46,7 @@ function inMatch(lhs: unknown, values: unknown, depth: number): boolean {
   if (!Array.isArray(values)) throw new CommandError('BadValue', '$in needs an array');
   return values.some((value) =>
     value instanceof RegExp
-      ? candidates(lhs, depth).some((v) => typeof v === 'string' && new RegExp(value.source, value.flags).test(v))
+      ? candidates(lhs, depth).some((v) => typeof v === 'string' && regexTest(value, v))
       : equalsMatch(lhs, value, depth),
   );
 }
@@ -86,6 +87,11 @@ const BSON_QUERY_OPERATORS = {
     if (hasElemMatch) return (queryOperators.$all as QueryOperator)(selector, value, options);
     return queryOperator(allMatch)(selector, value);
   },
+  // Linear-time matching (mingo normalizes `{ f: /re/ }` and `$options` into this operator).
+  $regex: queryOperator((lhs, rhs, depth) => {
+    if (!(rhs instanceof RegExp)) throw new CommandError('BadValue', '$regex has to be a string');
+    return candidates(lhs, depth).some((v) => typeof v === 'string' && regexTest(rhs, v));
+  }),
   // BSON types and Int64-aware arithmetic (mingo knows only JavaScript types).
   $type,
   $mod,
@@ -136,6 +142,23 @@ const BSON_EXPRESSION_OPERATORS = {
   $cmp: (obj: unknown, expr: unknown, options: Options): number => {
     const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
     return compareBson(a, b);
+  },
+  $regexMatch: (obj: unknown, expr: unknown, options: Options): boolean => {
+    const { input, regex, options: flags } = (evalExpr(obj, expr, options) ?? {}) as Record<string, unknown>;
+    if (input === null || input === undefined) return false;
+    if (typeof input !== 'string') {
+      throw new CommandError('BadValue', "$regexMatch needs 'input' to be of type string");
+    }
+    const pattern =
+      regex instanceof RegExp
+        ? regex
+        : typeof regex === 'string'
+          ? { source: regex, flags: typeof flags === 'string' ? flags : '' }
+          : undefined;
+    if (pattern === undefined) {
+      throw new CommandError('BadValue', "$regexMatch needs 'regex' to be of type string or regex");
+    }
+    return regexTest(pattern, input);
   },
   $type: (obj: unknown, expr: unknown, options: Options): string => {
     const arg = Array.isArray(expr) && expr.length === 1 ? (expr[0] as unknown) : expr;
