@@ -24,4 +24,31 @@ describe('limits', () => {
       await things.aggregate([{ $project: { _id: 0, n: { $size: { $range: [0, 1000, 3] } } } }]).toArray(),
     ).toEqual([{ n: 334 }]);
   });
+
+  describe('16 MiB documents', () => {
+    const LIMIT = 16 * 1024 * 1024;
+    // A string field that brings the document just past (or to) the limit; 30 bytes of overhead cover _id and keys.
+    const filler = (bytes: number) => 'x'.repeat(bytes);
+
+    // (The driver itself refuses to send an insert over the limit, so the server's own check is met by updates.)
+    it('should not store one that is inserted, and keep the collection readable', async () => {
+      const things = await fixture.fresh('big');
+      await expect(things.insertOne({ _id: 1, s: filler(LIMIT) } as never)).rejects.toThrow(/too large|larger than/i);
+      expect(await things.countDocuments()).toBe(0);
+    });
+
+    it('should refuse an update that would make one, keeping the document as it was', async () => {
+      const things = await fixture.fresh('big');
+      await things.insertOne({ _id: 1, s: filler(LIMIT / 2) } as never);
+      const growth = { $set: { t: filler(LIMIT / 2) } };
+      const viaUpdate = await things.updateOne({ _id: 1 } as never, growth).catch((e: unknown) => e);
+      expect(viaUpdate).toBeInstanceOf(MongoServerError);
+      expect((viaUpdate as MongoServerError).code).toBe(10334); // BSONObjectTooLarge
+      expect((viaUpdate as MongoServerError).message).toBe('Resulting document after update is larger than 16777216');
+      const viaFindAndModify = await things.findOneAndUpdate({ _id: 1 } as never, growth).catch((e: unknown) => e);
+      expect((viaFindAndModify as MongoServerError).code).toBe(10334);
+      const [doc] = await things.find({}).toArray();
+      expect(Object.keys(doc!)).toEqual(['_id', 's']);
+    });
+  });
 });

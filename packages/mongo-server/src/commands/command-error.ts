@@ -29,6 +29,7 @@ export const ErrorCode = {
   ConflictingUpdateOperators: 40,
   Unauthorized: 13,
   ExceededMemoryLimit: 146,
+  BSONObjectTooLarge: 10334,
 } as const;
 
 /** Name of a code in {@link ErrorCode}. */

@@ -29,6 +29,26 @@ function prepareInsert(doc: Document): Document {
   return doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc);
 }
 
+/** MongoDB's largest document, 16 MiB. */
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Refuses a document MongoDB could not store: one over 16 MiB would be kept
+ * here and then break every reply that carries it (the connection drops).
+ */
+function checkSize(doc: Document, after: 'insert' | 'update'): Document {
+  const bytes = BSON.calculateObjectSize(doc);
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    throw new CommandError(
+      'BSONObjectTooLarge',
+      after === 'insert'
+        ? `object to insert too large. size in bytes: ${bytes}, max size: ${MAX_DOCUMENT_BYTES}`
+        : `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
+    );
+  }
+  return doc;
+}
+
 function writeReply(body: Document, writeErrors: Document[]): Document {
   return writeErrors.length > 0 ? { ...body, writeErrors, ok: 1 } : { ...body, ok: 1 };
 }
@@ -42,7 +62,7 @@ const insert: CommandHandler = (cmd, ctx) => {
   let n = 0;
   for (const [index, raw] of docs.entries()) {
     try {
-      view.insert(prepareInsert(raw));
+      view.insert(checkSize(prepareInsert(raw), 'insert'));
       n++;
     } catch (error) {
       if (!isStatementError(error)) throw error;
@@ -76,7 +96,7 @@ function runUpdate(
   if (!statement.multi) matched = matched.slice(0, 1);
   if (matched.length === 0) {
     if (!statement.upsert) return { n: 0, nModified: 0 };
-    const doc = buildUpsertDocument(filter, statement.u, statement.arrayFilters);
+    const doc = checkSize(buildUpsertDocument(filter, statement.u, statement.arrayFilters), 'update');
     view.insert(doc);
     upserted.push({ index, _id: doc._id });
     return { n: 1, nModified: 0 };
@@ -85,7 +105,7 @@ function runUpdate(
   for (const old of matched) {
     const updated = applyUpdate(old, statement.u, { filter, arrayFilters: statement.arrayFilters });
     if (sameBson(old, updated)) continue;
-    view.replace(CollectionStore.idKey(old), updated);
+    view.replace(CollectionStore.idKey(old), checkSize(updated, 'update'));
     nModified++;
   }
   return { n: matched.length, nModified };
@@ -175,11 +195,11 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
   const arrayFilters = optionalDocumentArray(cmd.arrayFilters, 'findAndModify.arrayFilters');
   if (target && view) {
     const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
-    if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), updated);
+    if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), checkSize(updated, 'update'));
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? updated : target), ok: 1 };
   }
   if (!upsert || !view) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const doc = buildUpsertDocument(query, updateSpec!, arrayFilters);
+  const doc = checkSize(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
   view.insert(doc);
   return {
     lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
