@@ -13,6 +13,14 @@ export interface EmbeddedMongoServerOptions {
   port?: number;
   /** Interface to bind; default `127.0.0.1`. */
   host?: string;
+  /**
+   * Longest a transaction may stay open, as MongoDB's
+   * `transactionLifetimeLimitSeconds`: then it is aborted and its locks freed.
+   * @default 60
+   */
+  transactionLifetimeLimitSeconds?: number;
+  /** The server's clock in milliseconds, for tests of time limits. @default Date.now */
+  clock?: () => number;
 }
 
 /** Options of {@link EmbeddedMongoServer.stop}. */
@@ -42,15 +50,17 @@ export class EmbeddedMongoServer {
   private server?: Server;
   private readonly store = new MemoryStore();
   private readonly cursors = new CursorRegistry();
-  private readonly sessions = new SessionRegistry(this.store.locks);
+  private readonly sessions: SessionRegistry;
   private readonly failPoint = new FailCommandFailPoint();
-  private readonly router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint);
+  private readonly router: CommandRouter;
   private readonly connections = new Set<WireConnection>();
   private nextConnectionId = 1;
 
   private constructor(options: EmbeddedMongoServerOptions) {
     this.host = options.host ?? '127.0.0.1';
     this.boundPort = options.port ?? 0;
+    this.sessions = new SessionRegistry(this.store.locks, options);
+    this.router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint);
   }
 
   /** Starts a server and resolves once it accepts connections. */

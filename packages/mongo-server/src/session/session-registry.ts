@@ -4,6 +4,14 @@ import { CommandError } from '../commands/command-error.js';
 import type { LockTable } from './lock-table.js';
 import { Transaction } from './transaction.js';
 
+/** Options of {@link SessionRegistry}. */
+export interface SessionRegistryOptions {
+  /** Longest a transaction may stay open before it is aborted, in seconds. @default 60 */
+  transactionLifetimeLimitSeconds?: number;
+  /** Milliseconds since the epoch; replaceable for tests. @default Date.now */
+  clock?: () => number;
+}
+
 interface SessionState {
   transaction?: Transaction;
 }
@@ -37,7 +45,16 @@ function noSuchTransaction(txnNumber: bigint): CommandError {
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionState>();
 
-  constructor(private readonly locks: LockTable) {}
+  private readonly lifetimeMs: number;
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly locks: LockTable,
+    options: SessionRegistryOptions = {},
+  ) {
+    this.lifetimeMs = (options.transactionLifetimeLimitSeconds ?? 60) * 1000;
+    this.clock = options.clock ?? Date.now;
+  }
 
   private state(key: string): SessionState {
     let state = this.sessions.get(key);
@@ -74,9 +91,10 @@ export class SessionRegistry {
         );
       }
       current?.abort();
-      state.transaction = new Transaction(txnNumber, this.locks);
+      state.transaction = new Transaction(txnNumber, this.locks, this.clock() + this.lifetimeMs, this.clock);
       return state.transaction;
     }
+    if (current?.expired()) current.abort();
     if (!current || current.txnNumber !== txnNumber || current.state === 'aborted') throw noSuchTransaction(txnNumber);
     if (current.state === 'committed') {
       throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);

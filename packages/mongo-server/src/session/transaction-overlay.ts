@@ -3,7 +3,7 @@ import type { Document } from 'bson';
 import { duplicateKeyError } from '../store/collection-index.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { LockTable } from './lock-table.js';
+import { type LockOwner, LockTable } from './lock-table.js';
 
 /**
  * A transaction's view of one collection: committed documents overlaid with
@@ -22,7 +22,7 @@ export class TransactionOverlay implements CollectionView {
   constructor(
     readonly collection: CollectionStore,
     private readonly locks: LockTable,
-    private readonly owner: object,
+    private readonly owner: LockOwner,
   ) {
     this.db = collection.db;
     this.name = collection.name;

@@ -1,5 +1,5 @@
 import type { CollectionStore } from '../store/collection-store.js';
-import type { LockTable } from './lock-table.js';
+import type { LockOwner, LockTable } from './lock-table.js';
 import { TransactionOverlay } from './transaction-overlay.js';
 
 /** Lifecycle of a {@link Transaction}. */
@@ -10,14 +10,22 @@ export type TransactionState = 'in-progress' | 'committed' | 'aborted';
  * per collection, visible to the session's own reads, applied on commit and
  * discarded on abort.
  */
-export class Transaction {
+export class Transaction implements LockOwner {
   state: TransactionState = 'in-progress';
   private readonly overlays = new Map<string, TransactionOverlay>();
 
   constructor(
     readonly txnNumber: bigint,
     private readonly locks: LockTable,
+    /** When it is aborted if still open, in the clock's milliseconds. */
+    private readonly deadline = Number.POSITIVE_INFINITY,
+    private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Whether it is still open past its deadline. */
+  expired(): boolean {
+    return this.state === 'in-progress' && this.clock() >= this.deadline;
+  }
 
   /** This transaction's view of `collection`. */
   view(collection: CollectionStore): TransactionOverlay {
