@@ -99,10 +99,16 @@ export class CommandRouter {
         transaction?.abort();
         return fail.closeConnection ? { closeConnection: true, delayMS } : { reply: fail.errorReply, delayMS };
       }
+      const retried = this.sessions.retriedWrite(name, cmd);
+      if (retried !== undefined) return { reply: retried, delayMS };
       const reply = handler(cmd, this.context(db, server, transaction));
       // Any failed statement aborts the transaction, as in MongoDB.
       if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
-      if (fail?.writeConcernError) reply.writeConcernError = fail.writeConcernError;
+      this.sessions.recordWrite(name, cmd, reply);
+      if (fail?.writeConcernError) {
+        reply.writeConcernError = fail.writeConcernError;
+        if (fail.writeConcernLabels?.length) reply.errorLabels = fail.writeConcernLabels;
+      }
       return { reply, delayMS };
     } catch (error) {
       transaction?.abort();

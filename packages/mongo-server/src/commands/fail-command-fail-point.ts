@@ -12,6 +12,8 @@ export interface FailCommandAction {
   readonly blockTimeMS: number;
   /** Appended to the reply of the (executed) command. */
   readonly writeConcernError?: Document;
+  /** Labels of the reply that carries `writeConcernError` (`RetryableWriteError` for a retryable code, as mongod adds). */
+  readonly writeConcernLabels?: string[];
 }
 
 /** The command being dispatched, as the fail point needs to see it. */
@@ -168,6 +170,7 @@ export class FailCommandFailPoint {
       blockTimeMS,
       errorReply: errorCode === undefined ? undefined : this.errorReply(errorCode, target),
       writeConcernError: data.writeConcernError as Document | undefined,
+      writeConcernLabels: data.writeConcernError === undefined ? undefined : this.writeConcernLabels(target),
     };
   }
 
@@ -210,6 +213,12 @@ export class FailCommandFailPoint {
       default:
         return mode.kind === 'alwaysOn';
     }
+  }
+
+  private writeConcernLabels(target: FailCommandTarget): string[] {
+    if (Array.isArray(this.data.errorLabels)) return this.data.errorLabels as string[];
+    const code = Number((this.data.writeConcernError as { code?: number | bigint }).code ?? 0);
+    return naturalLabels(code, target).filter((label) => label === 'RetryableWriteError');
   }
 
   private errorReply(code: number, target: FailCommandTarget): Document {

@@ -14,6 +14,19 @@ export interface SessionRegistryOptions {
 
 interface SessionState {
   transaction?: Transaction;
+  /** The reply to the session's last retryable write, by its txnNumber. */
+  lastWrite?: { txnNumber: bigint; reply: Document };
+}
+
+/** Commands a driver retries with the same `txnNumber` (retryable writes). */
+const RETRYABLE_WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
+
+/** The session and txnNumber of a retryable write outside a transaction, else undefined. */
+function retryableWrite(name: string, cmd: Document): { key: string; txnNumber: bigint } | undefined {
+  if (!RETRYABLE_WRITES.has(name) || cmd.autocommit === false) return undefined;
+  const key = sessionKey(cmd);
+  const txnNumber = txnNumberOf(cmd);
+  return key === undefined || txnNumber === undefined ? undefined : { key, txnNumber };
 }
 
 const TRANSIENT = { errorLabels: ['TransientTransactionError'] };
@@ -100,6 +113,26 @@ export class SessionRegistry {
       throw new CommandError('TransactionCommitted', `Transaction ${txnNumber} has been committed.`);
     }
     return current;
+  }
+
+  /**
+   * The reply already given to this retryable write, when the driver sends it
+   * again with the same `txnNumber` (after a network or write-concern error):
+   * MongoDB answers from its record instead of applying the write twice, so a
+   * retried `$inc` counts once.
+   */
+  retriedWrite(name: string, cmd: Document): Document | undefined {
+    const write = retryableWrite(name, cmd);
+    if (write === undefined) return undefined;
+    const last = this.sessions.get(write.key)?.lastWrite;
+    return last !== undefined && last.txnNumber === write.txnNumber ? { ...last.reply } : undefined;
+  }
+
+  /** Records the reply of a retryable write that ran, for {@link retriedWrite}. */
+  recordWrite(name: string, cmd: Document, reply: Document): void {
+    const write = retryableWrite(name, cmd);
+    if (write === undefined || reply.ok !== 1) return;
+    this.state(write.key).lastWrite = { txnNumber: write.txnNumber, reply: { ...reply } };
   }
 
   /** `commitTransaction`: idempotent for an already committed transaction. */
