@@ -67,7 +67,7 @@ export interface ObjectIdProblem {
 }
 
 /** Builds the error for a value that {@link parseObjectId} refused. */
-export function explainInvalidObjectId(value: unknown, options: ParseObjectIdOptions = {}): ObjectIdParseError {
+function explainInvalidObjectId(value: unknown, options: ParseObjectIdOptions = {}): ObjectIdParseError {
   const problem = describeInvalidObjectId(value, options);
   return new ObjectIdParseError(problem.reason, problem.message, problem.position);
 }

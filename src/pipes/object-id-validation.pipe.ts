@@ -19,7 +19,7 @@ export class ObjectIdValidationPipe extends ValidationPipe {
 }
 
 /** Whether `type` is an ObjectId class from any bson copy (its prototype carries the `_bsontype` tag). */
-export function isObjectIdClass(type: unknown): boolean {
+function isObjectIdClass(type: unknown): boolean {
   if (typeof type !== 'function') return false;
   const prototype = (type as { prototype?: { _bsontype?: unknown } }).prototype;
   return prototype?._bsontype === 'ObjectId' || prototype?._bsontype === 'ObjectID';

@@ -1,6 +1,5 @@
 // The face of the time helpers.
 export {
-  dayBounds,
   dayRange,
   decodeObjectId,
   generateObjectIds,
