@@ -8,79 +8,28 @@
  * (b) NestJS 11 + mongoose 8 as CommonJS, compiled by tsc with Nest's default
  *     CommonJS tsconfig, run by node without require(esm) (as Node 20.0–20.18
  *     would) and tested with Jest 29 and Jest 30 + ts-jest as `nest new` sets them up.
+ * (c) a production install (`npm ci --omit=dev`) holds the library and its required peers only.
  * Installs from the npm cache where it can (the first run downloads (b)'s packages).
  * PACKED_KEEP=1 keeps the consumer apps (their folder is in the test's output).
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectedResults } from './packed-consumer/expected.js';
+import { consumer, installed, lastJsonLine, pack, run, type Packed } from './packed-package.fixture.js';
 
-const root = new URL('..', import.meta.url).pathname;
-const consumerSources = join(root, 'test/packed-consumer');
-const installed = (name: string) =>
-  JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
-
-/** Runs a command and returns its stdout; a failure's message carries the command's own output. */
-function run(cmd: string, args: string[], cwd: string, nodeOptions = ''): string {
-  try {
-    return execFileSync(cmd, args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: nodeOptions },
-    });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${(error as Error).message}\n${stdout ?? ''}${stderr ?? ''}`.slice(0, 20_000), { cause: error });
+/** Names of every package under `nodeModules`, nested ones included. */
+function installedPackages(nodeModules: string, names = new Set<string>()): Set<string> {
+  if (!existsSync(nodeModules)) return names;
+  for (const entry of readdirSync(nodeModules)) {
+    if (entry.startsWith('.')) continue;
+    const dirs = entry.startsWith('@') ? readdirSync(join(nodeModules, entry)).map((n) => `${entry}/${n}`) : [entry];
+    for (const name of dirs) {
+      names.add(name);
+      installedPackages(join(nodeModules, name, 'node_modules'), names);
+    }
   }
-}
-
-interface Packed {
-  tarball: string;
-  files: string[];
-  manifest: { dependencies?: Record<string, string> };
-}
-
-/**
- * Builds package `dir` into a staging folder under `destination` and packs it
- * from there, so that the tests never write the repository's own dist/ folders
- * (other specs, and a developer's build, may be using them meanwhile).
- */
-function pack(dir: string, destination: string): Packed {
-  const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
-  const stage = join(destination, `stage-${manifest.name}`);
-  mkdirSync(stage, { recursive: true });
-  for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(root, dir, file), join(stage, file));
-  run(process.execPath, [join(root, 'scripts/build.mjs'), join(root, dir), join(stage, 'dist')], root);
-  const [packed] = JSON.parse(
-    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], stage),
-  );
-  return {
-    tarball: join(destination, packed.filename),
-    files: packed.files.map((f: { path: string }) => f.path),
-    manifest,
-  };
-}
-
-function lastJsonLine(output: string): Record<string, unknown> {
-  return JSON.parse(output.trim().split('\n').pop()!);
-}
-
-/** Writes a consumer app into `dir` and installs it. */
-function consumer(
-  dir: string,
-  packageJson: Record<string, unknown>,
-  tsconfig: Record<string, unknown>,
-  sources: string[],
-  sourceDir = '.',
-) {
-  mkdirSync(join(dir, sourceDir), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, ...packageJson }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-  for (const file of sources) copyFileSync(join(consumerSources, file), join(dir, sourceDir, file));
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
+  return names;
 }
 
 describe('the packed packages', () => {
@@ -135,6 +84,44 @@ describe('the packed packages', () => {
       expect(Object.keys(server.manifest.dependencies ?? {}).sort()).toEqual(['bson', 'mingo', 're2js']);
     });
   });
+
+  it('(c) should install, with npm ci --omit=dev, the library and its required peers only', () => {
+    const app = join(dir, 'production');
+    const peers = ['@nestjs/common', 'class-transformer', 'class-validator', 'reflect-metadata', 'rxjs', 'bson'];
+    consumer(
+      app,
+      {
+        dependencies: {
+          'nestjs-objectid': `file:${library.tarball}`,
+          ...Object.fromEntries(peers.map((name) => [name, installed(name)])),
+        },
+        // The test server is a dev dependency: its own dependencies must stay out of a production install.
+        devDependencies: { 'nestjs-objectid-mongo-server': `file:${server.tarball}` },
+      },
+      {},
+      [],
+    );
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    expect(
+      ['mingo', 're2js', 'nestjs-objectid-mongo-server'].map((name) => lock.packages[`node_modules/${name}`]?.dev),
+    ).toEqual([true, true, true]);
+    run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], app);
+    const names = installedPackages(join(app, 'node_modules'));
+    expect(peers.filter((name) => !names.has(name))).toEqual([]);
+    expect(names.has('nestjs-objectid')).toBe(true);
+    const unwanted = ['nestjs-objectid-mongo-server', 'mingo', 're2js', 'mongodb', 'mongoose', '@nestjs/core'];
+    expect(unwanted.filter((name) => names.has(name))).toEqual([]);
+    // What is installed is enough: both builds load and the pipe turns hex into an ObjectId.
+    const check = `const { ParseObjectIdPipe } = LIB; const id = new ParseObjectIdPipe().transform('507f1f77bcf86cd799439011', { type: 'param' }); console.log(id.constructor.name + ' ' + id.toHexString());`;
+    const expected = 'ObjectId 507f1f77bcf86cd799439011\n';
+    const cjs = `require('reflect-metadata'); ${check.replace('LIB', "require('nestjs-objectid')")}`;
+    // (NestJS 12 is ESM-only: its CommonJS users need require(esm); (b) covers Node without it on NestJS 11.)
+    expect(run(process.execPath, ['-e', cjs], app)).toBe(expected);
+    const esm = `import 'reflect-metadata'; import * as lib from 'nestjs-objectid'; ${check.replace('LIB', 'lib')}`;
+    expect(run(process.execPath, ['--input-type=module', '-e', esm], app)).toBe(expected);
+  }, 300_000);
 
   it('(a) should run in an ES module NestJS 12 + mongoose 9 app compiled by tsc', () => {
     const app = join(dir, 'esm');
