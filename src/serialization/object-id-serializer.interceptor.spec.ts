@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ClassSerializerInterceptor, StreamableFile, type CallHandler, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { instanceToPlain, plainToInstance } from 'class-transformer';
+import { Exclude, instanceToPlain, plainToInstance } from 'class-transformer';
 import { Types } from 'mongoose';
 import { lastValueFrom, of } from 'rxjs';
 import { OBJECT_ID_SERIALIZER_OPTIONS } from '../object-id.constants.js';
@@ -10,6 +10,7 @@ import { ObjectIdSerializerInterceptor } from './object-id-serializer.intercepto
 import { ObjectIdSerializerModule } from './object-id-serializer.module.js';
 
 const HEX_A = '64b7f0c2a1b2c3d4e5f60718';
+const HEX_B = '0123456789abcdef01234567';
 const A = new Types.ObjectId(HEX_A);
 
 class Handlers {
@@ -38,6 +39,28 @@ describe('ObjectIdSerializerInterceptor', () => {
     expect(JSON.stringify(await run(interceptor, { _id: A, _secret: 1, name: 'x' }))).toBe(
       `{"id":"${HEX_A}","name":"x"}`,
     );
+  });
+
+  it('should serialize class instances nested 5,000 deep, @Exclude applied at every level', async () => {
+    // class-transformer copies one level per call: alone, it overflows the stack at a few thousand.
+    class Level {
+      _id: unknown = A;
+      @Exclude() secret = 'hidden';
+      child?: Level;
+    }
+    const root = new Level();
+    let node = root;
+    for (let i = 1; i < 5_000; i++) node = node.child = new Level();
+    node._id = new Types.ObjectId(HEX_B);
+    let out = (await run(new ObjectIdSerializerInterceptor(new Reflector()), root)) as Record<string, unknown>;
+    let depth = 1;
+    let wrong = 0;
+    for (; out.child !== undefined; depth++) {
+      if (Object.keys(out).join() !== '_id,child' || out._id !== HEX_A) wrong++;
+      out = out.child as Record<string, unknown>;
+    }
+    expect([depth, wrong]).toEqual([5_000, 0]);
+    expect(out).toEqual({ _id: HEX_B });
   });
 
   it.each<[string, unknown]>([

@@ -1,4 +1,5 @@
 import { Binary, Decimal128, Double, Int32, Long, ObjectId, Timestamp, UUID, DBRef } from 'bson';
+import { Exclude, Expose } from 'class-transformer';
 import { Types } from 'mongoose';
 import { ObjectIdSerializationError } from './object-id-serialization.error.js';
 import { serializeObjectIds } from './serialize-object-ids.js';
@@ -258,6 +259,87 @@ describe('serializeObjectIds', () => {
       let out = serializeObjectIds(root) as unknown[];
       for (let i = 0; i < 5000; i++) out = out[0] as unknown[];
       expect(out).toEqual([HEX_B]);
+    });
+
+    describe('class instances nested deep (class-transformer copies them one call per level)', () => {
+      class Level {
+        _id: unknown = A;
+        @Exclude() secret = 'hidden';
+        child?: Level;
+      }
+
+      /** A level that class-transformer changes more: a group-only field, a getter that refers back to it. */
+      class TaggedLevel extends Level {
+        @Expose({ groups: ['admin'] }) note = 'admins only';
+        @Expose() get self(): this {
+          return this;
+        }
+      }
+
+      /** `levels` instances, each the `child` of the one before; the last one's id is B. */
+      function chain(levels: number, make: () => Level = () => new Level()): Level {
+        const root = make();
+        let node = root;
+        for (let i = 1; i < levels; i++) node = node.child = make();
+        node._id = B;
+        return root;
+      }
+
+      /** Depth of `out`, and how many levels differ from `{ _id: HEX_A, ...extra, child }` (a loop: `toEqual` would recurse). */
+      function inspect(out: unknown, extra: Record<string, unknown> = {}) {
+        const keys = ['_id', ...Object.keys(extra), 'child'].join();
+        let node = out as Record<string, unknown>;
+        let depth = 1;
+        let wrong = 0;
+        for (; node.child !== undefined; depth++) {
+          if (
+            Object.keys(node).join() !== keys ||
+            node._id !== HEX_A ||
+            Object.keys(extra).some((key) => node[key] !== extra[key]) ||
+            Object.getPrototypeOf(node) !== Object.prototype
+          ) {
+            wrong++;
+          }
+          node = node.child as Record<string, unknown>;
+        }
+        if (Object.getPrototypeOf(node) !== Object.prototype) wrong++;
+        return { depth, wrong, leaf: node };
+      }
+
+      it.each([5_000, 20_000])('should serialize %i levels, @Exclude applied and ids in hex at every one', (levels) => {
+        const { depth, wrong, leaf } = inspect(serializeObjectIds(chain(levels)));
+        expect([depth, wrong]).toEqual([levels, 0]);
+        expect(leaf).toEqual({ _id: HEX_B });
+      });
+
+      it('should apply groups and enableCircularCheck at every level', () => {
+        const out = serializeObjectIds(
+          chain(5_000, () => new TaggedLevel()),
+          {
+            groups: ['admin'],
+            enableCircularCheck: true,
+          },
+        );
+        const { depth, wrong, leaf } = inspect(out, { note: 'admins only' });
+        expect([depth, wrong]).toEqual([5_000, 0]);
+        expect(leaf).toEqual({ _id: HEX_B, note: 'admins only' });
+      });
+
+      it('should give no level a foreign prototype when each has an own "__proto__" key', () => {
+        const hostile = () =>
+          Object.defineProperty(new Level(), '__proto__', {
+            value: { isAdmin: true },
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
+        const out = serializeObjectIds(chain(5_000, hostile));
+        // class-transformer leaves "__proto__" keys out of the objects it copies, at any depth.
+        const { depth, wrong, leaf } = inspect(out);
+        expect([depth, wrong]).toEqual([5_000, 0]);
+        expect(leaf).toEqual({ _id: HEX_B });
+        expect(leaf.isAdmin).toBeUndefined();
+      });
     });
 
     it('should serialize an object with 100,000 keys', () => {

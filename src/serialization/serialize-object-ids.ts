@@ -1,4 +1,5 @@
-import { instanceToPlain, plainToInstance, type ClassTransformOptions } from 'class-transformer';
+import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
+import { chunkedInstanceToPlain } from './chunked-instance-to-plain.js';
 import type { ExposeIdOptions } from './expose-id.decorator.js';
 import { walk } from './object-id-walker.js';
 
@@ -31,9 +32,9 @@ export interface ClassTransformerLike {
   plainToInstance(cls: new (...args: never[]) => unknown, plain: unknown, options?: ClassTransformOptions): unknown;
 }
 
-/** class-transformer itself. */
+/** class-transformer itself; its `instanceToPlain` run in chunks, so that depth cannot overflow the stack. */
 export const defaultClassTransformer: ClassTransformerLike = {
-  classToPlain: (object, options) => instanceToPlain(object, options),
+  classToPlain: (object, options) => chunkedInstanceToPlain(object, options),
   plainToInstance: (cls, plain, options) => plainToInstance(cls, plain, options),
 };
 
@@ -81,7 +82,10 @@ export function serializeWith(
  *   Buffer/Binary → base64 (UUID subtype → dashed UUID);
  * - a value that contains itself throws `ObjectIdSerializationError` naming
  *   the path, unless `enableCircularCheck: true` (then it is left out).
- *   Depth is not limited by the call stack.
+ *   Depth is not limited by the call stack: the walk is iterative and
+ *   class-transformer runs in chunks (see `chunkedInstanceToPlain`), up to
+ *   100,000 levels through class-transformer. A `transformerPackage` given
+ *   to the interceptor is called as it is, with its own limit.
  *
  * @example
  * res.write(JSON.stringify(serializeObjectIds(await Model.find().lean(), { exposeId: true })));
