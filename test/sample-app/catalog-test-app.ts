@@ -2,7 +2,12 @@ import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { EmbeddedMongoServer, startTestMongo, type TestMongo } from 'nestjs-objectid-mongo-server';
+import {
+  EmbeddedMongoServer,
+  startTestMongo,
+  type StartTestMongoOptions,
+  type TestMongo,
+} from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
 import type { CatalogAppOptions, CatalogPlatform } from '../../sample-app/catalog-options.interface.js';
 import { createCatalogApp } from '../../sample-app/create-catalog-app.js';
@@ -34,8 +39,10 @@ export interface CatalogTestApp {
 export async function startCatalog(
   platform: CatalogPlatform,
   options: Partial<CatalogAppOptions> = {},
+  /** `transactions: true` when the test opens transactions (memory-server then starts a replica set). */
+  mongoOptions: StartTestMongoOptions = {},
 ): Promise<CatalogTestApp> {
-  const mongo = await startTestMongo();
+  const mongo = await startTestMongo(mongoOptions);
   const app = await createCatalogApp({
     mongoUri: mongo.uri,
     dbName: mongo.dbName,

@@ -51,4 +51,26 @@ describe('limits', () => {
       expect(Object.keys(doc!)).toEqual(['_id', 's']);
     });
   });
+
+  describe('nesting', () => {
+    /** `levels` documents nested below the command's top level. */
+    const nested = (levels: number): object => {
+      let value: object = {};
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+
+    // mongod validates the BSON of a request before any command sees it (the embedded server's
+    // recursive code overflowed the call stack on thousands of levels and answered InternalError).
+    it('should refuse a command nested deeper than 200 levels with Overflow, and keep serving', async () => {
+      expect((await fixture.db.command({ ping: 1, deep: nested(200) })).ok).toBe(1);
+      for (const levels of [201, 5000]) {
+        const error = await fixture.db.command({ ping: 1, deep: nested(levels) }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(MongoServerError);
+        expect({ ...(error as MongoServerError) }).toMatchObject({ code: 15, codeName: 'Overflow' });
+        expect((error as MongoServerError).message).toBe('BSONObj exceeded maximum nested object depth: 200');
+      }
+      expect((await fixture.db.command({ ping: 1 })).ok).toBe(1);
+    });
+  });
 });

@@ -7,6 +7,9 @@ import { SessionRegistry } from './session/session-registry.js';
 import { MemoryStore } from './store/memory-store.js';
 import { WireConnection } from './wire/wire-connection.js';
 
+/** Default of {@link EmbeddedMongoServerOptions.maxCommandTimeMS}. */
+const DEFAULT_MAX_COMMAND_TIME_MS = 10_000;
+
 /** Options of {@link EmbeddedMongoServer.start}. */
 export interface EmbeddedMongoServerOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -21,6 +24,15 @@ export interface EmbeddedMongoServerOptions {
   transactionLifetimeLimitSeconds?: number;
   /** The server's clock in milliseconds, for tests of time limits. @default Date.now */
   clock?: () => number;
+  /**
+   * Longest any one command may run, with or without `maxTimeMS`: past it
+   * the command answers MaxTimeMSExpired. MongoDB has no such limit, but the
+   * embedded server runs inside the hosting process and a command cannot be
+   * interrupted from outside, so a runaway query must stop itself. 0 turns
+   * the limit off.
+   * @default 10000
+   */
+  maxCommandTimeMS?: number;
 }
 
 /** Options of {@link EmbeddedMongoServer.stop}. */
@@ -60,7 +72,10 @@ export class EmbeddedMongoServer {
     this.host = options.host ?? '127.0.0.1';
     this.boundPort = options.port ?? 0;
     this.sessions = new SessionRegistry(this.store.locks, options);
-    this.router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint);
+    this.router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint, {
+      clock: options.clock ?? Date.now,
+      maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS,
+    });
   }
 
   /** Starts a server and resolves once it accepts connections. */

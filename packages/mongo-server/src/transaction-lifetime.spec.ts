@@ -1,9 +1,11 @@
 /**
  * A transaction left open (its client died) is aborted after
  * `transactionLifetimeLimitSeconds`, as MongoDB does, so its locks do not
- * block other writers for ever. The embedded server's clock is injected:
- * the test moves time instead of waiting for it.
+ * block other writers for ever (they wait for it, #15). The embedded
+ * server's clock is injected: the test moves time instead of waiting for it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { MongoClient, MongoServerError } from 'mongodb';
 
 import { EmbeddedMongoServer } from './index.js';
@@ -30,11 +32,14 @@ describe('transaction lifetime', () => {
     await things.updateOne({ _id: 1 }, { $set: { v: 1 } }, { session: abandoned });
 
     now += 59_000;
-    const blocked = await things.updateOne({ _id: 1 }, { $set: { v: 2 } }).catch((e: unknown) => e);
-    expect((blocked as MongoServerError).codeName).toBe('WriteConflict');
+    // A write outside transactions waits for the transaction to end, as in MongoDB.
+    const blocked = things.updateOne({ _id: 1 }, { $set: { v: 2 } });
+    const settledEarly = await Promise.race([blocked.then(() => true), sleep(300).then(() => false)]);
+    expect(settledEarly).toBe(false);
 
+    // Nothing touches the document: the waiting write itself notices the expiry.
     now += 2_000;
-    await things.updateOne({ _id: 1 }, { $set: { v: 2 } });
+    expect((await blocked).modifiedCount).toBe(1);
     expect(await things.findOne({ _id: 1 })).toEqual({ _id: 1, v: 2 });
 
     const late = await abandoned.commitTransaction().catch((e: unknown) => e);

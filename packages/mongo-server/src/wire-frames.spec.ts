@@ -9,6 +9,7 @@ import { BSON } from 'bson';
 import { MongoClient } from 'mongodb';
 
 import { EmbeddedMongoServer } from './index.js';
+import { MessageFramer } from './wire/message-framer.js';
 import { encodeOpMsgRequest } from './wire/op-msg.js';
 
 let server: EmbeddedMongoServer;
@@ -46,6 +47,22 @@ async function sendAndAwaitClose(bytes: Buffer): Promise<Buffer> {
     socket.write(bytes);
   });
   return Buffer.concat(received);
+}
+
+/** The next `count` frames the server sends on `socket` (fails after 2 s). */
+function readFrames(socket: Socket, count: number): Promise<Buffer[]> {
+  const framer = new MessageFramer();
+  const frames: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`only ${frames.length} of ${count} replies arrived`)), 2000);
+    socket.on('data', (data: Buffer) => {
+      frames.push(...framer.push(data));
+      if (frames.length >= count) {
+        clearTimeout(timer);
+        resolve(frames);
+      }
+    });
+  });
 }
 
 function header(length: number, opCode: number, requestId = 7): Buffer {
@@ -87,6 +104,29 @@ describe('malformed frames', () => {
     const body = BSON.deserialize(reply.subarray(21));
     expect(body).toMatchObject({ ok: 0, code: 17, codeName: 'ProtocolError' });
     expect(body.errmsg).toContain('48000000');
+  });
+
+  it('answers a malformed OP_QUERY with an OP_REPLY, which is what its client reads, before closing', async () => {
+    const ns = Buffer.from('admin.$cmd\0');
+    const body = Buffer.concat([Buffer.alloc(4), ns, Buffer.alloc(8), badBson]);
+    const reply = await sendAndAwaitClose(Buffer.concat([header(16 + body.length, 2004, 43), body]));
+    expect([reply.readInt32LE(8), reply.readInt32LE(12)]).toEqual([43, 1]);
+    expect(BSON.deserialize(reply.subarray(36))).toMatchObject({ ok: 0, code: 17, codeName: 'ProtocolError' });
+  });
+
+  it('answers a command nested too deep with Overflow and goes on serving that connection', async () => {
+    let deep: object = {};
+    for (let i = 0; i < 300; i++) deep = { a: deep };
+    const socket = await open();
+    socket.write(encodeOpMsgRequest(8, { ping: 1, deep, $db: 'admin' }));
+    socket.write(encodeOpMsgRequest(9, { ping: 1, $db: 'admin' }));
+    const [first, second] = await readFrames(socket, 2);
+    socket.destroy();
+    expect([first!.readInt32LE(8), BSON.deserialize(first!.subarray(21))]).toEqual([
+      8,
+      { ok: 0, errmsg: 'BSONObj exceeded maximum nested object depth: 200', code: 15, codeName: 'Overflow' },
+    ]);
+    expect([second!.readInt32LE(8), BSON.deserialize(second!.subarray(21))]).toEqual([9, { ok: 1 }]);
   });
 
   it('serves a well-formed OP_MSG sent in one-byte chunks', async () => {

@@ -1,6 +1,7 @@
 import { type Document, Long, ObjectId, Timestamp } from 'bson';
 
-import { collectionName } from './command-arguments.js';
+import { typeAlias } from '../query/element-operators.js';
+import { checkSessionId, collectionName, optionalDocumentArray } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { openCursor } from './read-commands.js';
@@ -152,7 +153,14 @@ const listDatabases: CommandHandler = (cmd, ctx) => {
 };
 
 const endSessions: CommandHandler = (cmd, ctx) => {
-  ctx.sessions.end((cmd.endSessions as Document[] | undefined) ?? []);
+  const lsids: unknown = cmd.endSessions;
+  // mongod's BSONElement::Obj() check comes first: anything but a document or an array.
+  if (typeAlias(lsids) !== 'array' && typeAlias(lsids) !== 'object') {
+    throw new CommandError('Location10065', 'invalid parameter: expected an object (endSessions)');
+  }
+  const entries = optionalDocumentArray(lsids, 'endSessions.endSessionsFromClient') ?? [];
+  for (const lsid of entries) checkSessionId(lsid, 'endSessions.endSessionsFromClient');
+  ctx.sessions.end(entries);
   return { ok: 1 };
 };
 

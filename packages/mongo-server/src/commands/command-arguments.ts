@@ -1,5 +1,6 @@
-import type { Document } from 'bson';
+import type { Binary, Document } from 'bson';
 
+import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
 
 /** The collection name in `cmd[commandName]`, validated as mongod does. */
@@ -50,15 +51,9 @@ export function documentArray(cmd: Document, field: string): Document[] {
   return value as Document[];
 }
 
-/** The BSON type name MongoDB's messages use for `value`. */
+/** The BSON type name MongoDB's messages use for `value` (`$type`'s alias: 'int', 'long', 'binData', …). */
 function bsonTypeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'bigint') return 'long';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double';
-  return 'object';
+  return typeAlias(value);
 }
 
 /** An optional array of documents (e.g. `arrayFilters`); TypeMismatch naming `label` otherwise, as mongod answers. */
@@ -97,4 +92,88 @@ export function cursorIdArray(value: unknown, label: string): bigint[] {
       `BSON field '${label}.${index}' is the wrong type '${bsonTypeName(item)}', expected type 'long'`,
     );
   });
+}
+
+/** INT_MAX: mongod keeps maxTimeMS in an int. */
+const MAX_TIME_MS_LIMIT = 2 ** 31 - 1;
+
+/**
+ * The command's `maxTimeMS` as mongod's parseMaxTimeMS reads it: a number
+ * from 0 to 2^31 - 1, integral when it is a double; 0 or absent means no limit.
+ */
+export function optionalMaxTimeMS(cmd: Document): number | undefined {
+  const value: unknown = cmd.maxTimeMS;
+  if (value === undefined) return undefined;
+  const n = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof n !== 'number' || Number.isNaN(n)) throw new CommandError('BadValue', 'maxTimeMS must be a number');
+  if (Math.trunc(n) < 0 || Math.trunc(n) > MAX_TIME_MS_LIMIT) {
+    throw new CommandError('BadValue', 'maxTimeMS is out of range');
+  }
+  if (!Number.isInteger(n)) throw new CommandError('BadValue', 'maxTimeMS has non-integral value');
+  return n === 0 ? undefined : n;
+}
+
+/** mongod's names of binData subtypes (`typeName(BinDataType)`), by subtype number. */
+const BIN_DATA_TYPES = [
+  'general',
+  'function',
+  'byte(deprecated)',
+  'UUID(deprecated)',
+  'UUID',
+  'MD5',
+  'encrypt',
+  'column',
+  'sensitive',
+  'vector',
+];
+
+function wrongType(label: string, value: unknown, expected: string): CommandError {
+  return new CommandError(
+    'TypeMismatch',
+    `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected type '${expected}'`,
+  );
+}
+
+/**
+ * A logical session id (`lsid`, or an `endSessions` entry) checked as mongod's
+ * LogicalSessionFromClient parser does: a document whose `id` is a 16-byte UUID.
+ */
+export function checkSessionId(value: unknown, label: string): void {
+  if (bsonTypeName(value) !== 'object') throw wrongType(label, value, 'object');
+  const id: unknown = (value as Document).id;
+  if (id === undefined || id === null) {
+    throw new CommandError('Location40414', `BSON field '${label}.id' is missing but a required field`);
+  }
+  if (bsonTypeName(id) !== 'binData') throw wrongType(`${label}.id`, id, 'binData');
+  const subtype = (id as Binary).sub_type;
+  if (subtype !== 4) {
+    const name = BIN_DATA_TYPES[subtype] ?? (subtype >= 128 ? 'Custom' : 'invalid');
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${label}.id' is the wrong binData type '${name}', expected type 'UUID'`,
+    );
+  }
+  if ((id as Binary).length() !== 16) {
+    throw new CommandError('BadValue', 'uuid must be a 16-byte binary field with UUID (4) subtype');
+  }
+}
+
+/**
+ * The session fields any command may carry, checked before anything uses
+ * them, as mongod's OperationSessionInfo parser does: a `txnNumber` that is
+ * not an Int64 (or an `lsid` that is not a session id) is a TypeMismatch,
+ * not an exception from converting it. Null counts as absent.
+ */
+export function checkSessionFields(cmd: Document): void {
+  if (cmd.lsid !== undefined && cmd.lsid !== null) checkSessionId(cmd.lsid, 'OperationSessionInfo.lsid');
+  for (const [field, type] of [
+    ['txnNumber', 'long'],
+    ['autocommit', 'bool'],
+    ['startTransaction', 'bool'],
+  ] as const) {
+    const value: unknown = cmd[field];
+    if (value !== undefined && value !== null && bsonTypeName(value) !== type) {
+      throw wrongType(`OperationSessionInfo.${field}`, value, type);
+    }
+  }
 }

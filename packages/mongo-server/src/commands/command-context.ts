@@ -14,6 +14,12 @@ export interface ServerInfo {
   readonly connectionId: number;
   /** `client.application.name` from the connection's handshake (what `failCommand`'s `appName` matches). */
   appName?: string;
+  /**
+   * Set once the connection is gone: a write still waiting for a lock then
+   * gives up instead of applying what nobody will hear about (mongod kills
+   * the operations of a client that disconnected).
+   */
+  closed?: boolean;
 }
 
 /** Everything a command handler may touch while it runs (synchronously). */

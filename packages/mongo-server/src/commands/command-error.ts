@@ -30,10 +30,19 @@ export const ErrorCode = {
   Unauthorized: 13,
   ExceededMemoryLimit: 146,
   BSONObjectTooLarge: 10334,
+  MaxTimeMSExpired: 50,
+  QueryExceededMemoryLimitNoDiskUseAllowed: 292,
 } as const;
 
-/** Name of a code in {@link ErrorCode}. */
-export type ErrorCodeName = keyof typeof ErrorCode;
+/**
+ * Name of a code in {@link ErrorCode}, or `Location<n>`: mongod names an
+ * error raised by a numbered assertion (`uassert(51104, …)`) that way.
+ */
+export type ErrorCodeName = keyof typeof ErrorCode | `Location${number}`;
+
+function codeOf(name: ErrorCodeName): number {
+  return name in ErrorCode ? ErrorCode[name as keyof typeof ErrorCode] : Number(name.slice('Location'.length));
+}
 
 /**
  * A command failure carrying MongoDB's `code`/`codeName`. The router turns
@@ -50,7 +59,7 @@ export class CommandError extends Error {
   ) {
     super(message);
     this.name = 'CommandError';
-    this.code = ErrorCode[codeName];
+    this.code = codeOf(codeName);
   }
 
   /** The top-level error reply (`ok: 0`). */

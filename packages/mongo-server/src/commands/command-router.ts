@@ -1,15 +1,19 @@
 import type { Document } from 'bson';
 
 import type { CursorRegistry } from '../cursor/cursor-registry.js';
+import { LockBusyError } from '../session/lock-busy-error.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import { OperationBudget } from '../query/operation-budget.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
+import { checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
 import type { CommandContext, CommandHandler, ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';
-import type { FailCommandFailPoint } from './fail-command-fail-point.js';
+import type { FailCommandAction, FailCommandFailPoint } from './fail-command-fail-point.js';
 import { INDEX_COMMANDS } from './index-commands.js';
+import { meetsLock } from './lock-probe.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { TEST_COMMANDS } from './test-commands.js';
 import { TRANSACTION_COMMANDS } from './transaction-commands.js';
@@ -36,6 +40,58 @@ export interface CommandOutcome {
   readonly closeConnection?: boolean;
   /** Hold the reply (or the close) back this long; the command itself has already run. */
   readonly delayMS?: number;
+  /**
+   * The command waits (a write outside transactions that meets a lock an
+   * open transaction holds); its outcome comes with this promise, and the
+   * connection runs nothing else meanwhile.
+   */
+  readonly later?: Promise<CommandOutcome>;
+}
+
+/** A command on its way: what {@link CommandRouter} needs to run it now or again after a wait. */
+interface PendingCommand {
+  readonly name: string;
+  readonly handler: CommandHandler;
+  readonly cmd: Document;
+  readonly db: string;
+  readonly server: ServerInfo;
+  readonly transaction?: Transaction;
+  readonly fail?: FailCommandAction;
+  readonly delayMS?: number;
+  /** When it arrived (`Date.now()`), from which its `maxTimeMS` counts. */
+  readonly since: number;
+}
+
+/** Writes that, outside transactions, wait for a transaction's lock instead of failing. */
+const WAITING_WRITES = new Set(Object.keys(WRITE_COMMANDS));
+
+/**
+ * How often a waiting write checks whether the transaction it waits for ran
+ * past its lifetime (nothing else would notice while no command touches it).
+ */
+const EXPIRY_POLL_MS = 50;
+
+/** MongoDB's error reply for what a handler threw. */
+function errorReply(name: string, error: unknown): Document {
+  if (error instanceof CommandError) return error.toReply();
+  if (error instanceof LockBusyError) {
+    // Only if the look-ahead (meetsLock) missed a lock that the write then met: part of it
+    // may be applied, so running it again after a wait could apply that part twice.
+    return new CommandError(
+      'WriteConflict',
+      'Write conflict: the document is being modified by an open transaction. Retry once it commits or aborts.',
+    ).toReply();
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CommandError('InternalError', `embedded server failed on '${name}': ${message}`).toReply();
+}
+
+/** The server's limits on every command. */
+export interface CommandLimits {
+  /** The server's clock in milliseconds. */
+  readonly clock: () => number;
+  /** Longest any command may run, maxTimeMS or not (0: no limit). */
+  readonly maxCommandTimeMS: number;
 }
 
 const OUTSIDE_TRANSACTION = new Set([
@@ -54,7 +110,9 @@ const OUTSIDE_TRANSACTION = new Set([
  * reply: MongoDB's `{ ok: 0, code, codeName, errmsg }` on failure, never a
  * thrown error. Runs synchronously from parse to reply, which is what makes
  * findAndModify and upserts atomic (a `blockConnection` fail point only
- * delays sending the reply).
+ * delays sending the reply). The one exception, a write outside transactions
+ * that meets a transaction's lock, waits having changed nothing and later
+ * runs, again synchronously, in one piece.
  */
 export class CommandRouter {
   constructor(
@@ -62,6 +120,7 @@ export class CommandRouter {
     private readonly cursors: CursorRegistry,
     private readonly sessions: SessionRegistry,
     private readonly failPoint: FailCommandFailPoint,
+    private readonly limits: CommandLimits = { clock: Date.now, maxCommandTimeMS: 0 },
   ) {}
 
   /** Names of every supported command. */
@@ -72,7 +131,8 @@ export class CommandRouter {
   /**
    * Runs `cmd` (an OP_MSG body with `$db`) and says how to answer it: normally a reply, or what the
    * `failCommand` fail point asks for (an error reply without running the
-   * command, a closed connection, a delayed reply).
+   * command, a closed connection, a delayed reply), or — for a write outside
+   * transactions that meets a transaction's lock — an outcome that comes later.
    */
   execute(cmd: Document, server: ServerInfo): CommandOutcome {
     const name = Object.keys(cmd)[0] ?? '';
@@ -84,6 +144,7 @@ export class CommandRouter {
       if (typeof db !== 'string' || db.length === 0) {
         throw new CommandError('InvalidNamespace', "the command needs a '$db' field naming the database");
       }
+      checkSessionFields(cmd);
       if (HANDSHAKE_COMMANDS.has(name)) this.recordAppName(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
       const fail = this.failPoint.evaluate({
@@ -99,9 +160,32 @@ export class CommandRouter {
         transaction?.abort();
         return fail.closeConnection ? { closeConnection: true, delayMS } : { reply: fail.errorReply, delayMS };
       }
+      const run: PendingCommand = { name, handler, cmd, db, server, transaction, fail, delayMS, since: Date.now() };
+      return this.attempt(run) ?? { later: this.waitThenRun(run) };
+    } catch (error) {
+      transaction?.abort();
+      return { reply: errorReply(name, error) };
+    }
+  }
+
+  /**
+   * Runs the command, unless it is a write outside transactions that would
+   * meet a lock an open transaction holds: then undefined, having changed nothing.
+   */
+  private attempt(run: PendingCommand): CommandOutcome | undefined {
+    const { name, handler, cmd, db, server, transaction, fail, delayMS } = run;
+    try {
       const retried = this.sessions.retriedWrite(name, cmd);
       if (retried !== undefined) return { reply: retried, delayMS };
-      const reply = handler(cmd, this.context(db, server, transaction));
+      const ctx = this.context(db, server, transaction);
+      if (
+        !transaction &&
+        WAITING_WRITES.has(name) &&
+        this.store.locks.held &&
+        OperationBudget.run(this.budget(run), () => meetsLock(handler, cmd, ctx, this.store))
+      )
+        return undefined;
+      const reply = OperationBudget.run(this.budget(run), () => handler(cmd, ctx));
       // Any failed statement aborts the transaction, as in MongoDB.
       if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
       this.sessions.recordWrite(name, cmd, reply);
@@ -112,12 +196,48 @@ export class CommandRouter {
       return { reply, delayMS };
     } catch (error) {
       transaction?.abort();
-      if (error instanceof CommandError) return { reply: error.toReply() };
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        reply: new CommandError('InternalError', `embedded server failed on '${name}': ${message}`).toReply(),
-      };
+      return { reply: errorReply(name, error) };
     }
+  }
+
+  /**
+   * Waits for transactions to release their locks and runs the write again,
+   * as MongoDB's write-conflict retry loop does, until it runs, its
+   * `maxTimeMS` (counted from its arrival) runs out (MaxTimeMSExpired), or
+   * its connection is gone.
+   */
+  private async waitThenRun(run: PendingCommand): Promise<CommandOutcome> {
+    // Valid: the first attempt, which checks it, has run.
+    const limit = optionalMaxTimeMS(run.cmd);
+    const deadline = limit === undefined ? Number.POSITIVE_INFINITY : run.since + limit;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        return {
+          reply: new CommandError('MaxTimeMSExpired', 'operation exceeded time limit').toReply(),
+          delayMS: run.delayMS,
+        };
+      }
+      const released = await this.store.locks.waitForRelease(Math.min(left, EXPIRY_POLL_MS));
+      if (run.server.closed) return { closeConnection: true };
+      if (!released) continue;
+      const outcome = this.attempt(run);
+      if (outcome) return outcome;
+    }
+  }
+
+  /**
+   * The time and memory the command may use: its `maxTimeMS` (less what it
+   * spent waiting for a lock) and the server's `maxCommandTimeMS`.
+   */
+  private budget(run: PendingCommand): OperationBudget {
+    const maxTimeMS = optionalMaxTimeMS(run.cmd);
+    return new OperationBudget({
+      clock: this.limits.clock,
+      maxTimeMS: maxTimeMS === undefined ? undefined : Math.max(1, maxTimeMS - (Date.now() - run.since)),
+      serverLimitMS: this.limits.maxCommandTimeMS,
+      allowDiskUse: typeof run.cmd.allowDiskUse === 'boolean' ? run.cmd.allowDiskUse : undefined,
+    });
   }
 
   /** Remembers the client's `appName` (the driver's `appName` option) for the connection. */

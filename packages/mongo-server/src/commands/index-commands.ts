@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
+import { formatDocument } from '../bson/format-key-value.js';
 import type { IndexSpec } from '../store/collection-index.js';
 import { collectionName } from './command-arguments.js';
 import type { CommandHandler } from './command-context.js';
@@ -59,7 +60,7 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
       if (!sameKey(existing.key, spec.key)) {
         throw new CommandError(
           'IndexKeySpecsConflict',
-          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec.key)}, existing index: ${JSON.stringify(existing.key)}`,
+          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(spec.key)}, existing index: ${formatDocument(existing.key)}`,
         );
       }
       if (!sameOptions(existing, spec)) {
@@ -120,7 +121,8 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
   else if (typeof target === 'string') names.push(target);
   else if (target && typeof target === 'object') {
     const match = [...collection.indexes.values()].find((index) => sameKey(index.spec.key, target as Document));
-    if (!match) throw new CommandError('IndexNotFound', `can't find index with key: ${JSON.stringify(target)}`);
+    if (!match)
+      throw new CommandError('IndexNotFound', `can't find index with key: ${formatDocument(target as Document)}`);
     names.push(match.name);
   }
   for (const indexName of names) {

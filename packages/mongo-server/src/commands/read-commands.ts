@@ -5,7 +5,9 @@ import { resolve } from 'mingo/util';
 
 import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
+import { OperationBudget } from '../query/operation-budget.js';
 import { compileFilter, mingoOptions, projectDocuments, withMingoErrors } from '../query/query-context.js';
+import { typeAlias } from '../query/element-operators.js';
 import { sortDocuments } from '../query/sort-documents.js';
 import type { CollectionView } from '../store/collection-view.js';
 import { collectionName, cursorIdArray, optionalCount, optionalDocument } from './command-arguments.js';
@@ -17,7 +19,10 @@ export function matchingDocuments(view: CollectionView | undefined, filter: Docu
   if (!view) return [];
   const matches = compileFilter(filter);
   const result: Document[] = [];
-  for (const doc of view.documents()) if (matches(doc)) result.push(doc);
+  for (const doc of view.documents()) {
+    OperationBudget.tick();
+    if (matches(doc)) result.push(doc);
+  }
   return result;
 }
 
@@ -39,7 +44,8 @@ export function openCursor(
   if (batchSize !== undefined && batchSize < 0) {
     throw new CommandError('BadValue', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
   }
-  return cursorReply(ctx.cursors.open(ns, docs, batchSize, singleBatch), true);
+  const maxTimeMSLeft = OperationBudget.current()?.remainingMaxTimeMS();
+  return cursorReply(ctx.cursors.open(ns, docs, batchSize, singleBatch, maxTimeMSLeft), true);
 }
 
 const find: CommandHandler = (cmd, ctx) => {
@@ -72,10 +78,28 @@ const find: CommandHandler = (cmd, ctx) => {
 
 const getMore: CommandHandler = (cmd, ctx) => {
   const raw: unknown = cmd.getMore;
-  if (typeof raw !== 'bigint' && typeof raw !== 'number') {
-    throw new CommandError('TypeMismatch', "BSON field 'getMore.getMore' is the wrong type, expected type 'long'");
+  // A non-integral double is no cursor id (BigInt() would throw a RangeError on it).
+  if (typeof raw !== 'bigint' && !(typeof raw === 'number' && Number.isInteger(raw))) {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field 'getMore.getMore' is the wrong type '${typeAlias(raw)}', expected type 'long'`,
+    );
   }
-  return cursorReply(ctx.cursors.next(BigInt(raw), optionalCount(cmd, 'batchSize')), false);
+  const id = BigInt(raw);
+  // Every cursor here is a plain one: maxTimeMS on getMore is only for tailable awaitData cursors.
+  if (cmd.maxTimeMS !== undefined) {
+    throw new CommandError('BadValue', 'cannot set maxTimeMS on getMore command for a non-awaitData cursor');
+  }
+  const batchSize = optionalCount(cmd, 'batchSize');
+  const left = ctx.cursors.maxTimeMSLeft(id);
+  const budget = OperationBudget.current();
+  if (left === undefined || budget === undefined) return cursorReply(ctx.cursors.next(id, batchSize), false);
+  // The rest of the find's or aggregate's maxTimeMS, as mongod carries it across getMores.
+  if (left <= 0) throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
+  const started = budget.elapsedMS();
+  const batch = OperationBudget.run(budget.withMaxTimeMS(left), () => ctx.cursors.next(id, batchSize));
+  ctx.cursors.spend(id, budget.elapsedMS() - started);
+  return cursorReply(batch, false);
 };
 
 const killCursors: CommandHandler = (cmd, ctx) => {
@@ -106,7 +130,10 @@ const distinct: CommandHandler = (cmd, ctx) => {
   for (const doc of matchingDocuments(ctx.view(name), optionalDocument(cmd, 'query'))) {
     const value: unknown = resolve(doc, key);
     const candidates = Array.isArray(value) ? value.flat() : [value];
-    for (const v of candidates) if (v !== undefined && !values.some((seen) => bsonEquals(seen, v))) values.push(v);
+    for (const v of candidates) {
+      OperationBudget.tick();
+      if (v !== undefined && !values.some((seen) => bsonEquals(seen, v))) values.push(v);
+    }
   }
   values.sort(compareBson);
   return { values, ok: 1 };

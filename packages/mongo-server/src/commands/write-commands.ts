@@ -6,6 +6,7 @@ import { projectDocuments } from '../query/query-context.js';
 import { sortDocuments } from '../query/sort-documents.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
+import { checkStorable } from '../store/document-limits.js';
 import { collectionName, documentArray, optionalDocument, optionalDocumentArray } from './command-arguments.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -18,7 +19,8 @@ function sameBson(a: Document, b: Document): boolean {
 
 /** Write errors that become `writeErrors` entries; others abort the whole command. */
 function isStatementError(error: unknown): error is CommandError {
-  return error instanceof CommandError && error.codeName !== 'WriteConflict';
+  // An interrupted command (maxTimeMS) fails as a whole in mongod, not statement by statement.
+  return error instanceof CommandError && error.codeName !== 'WriteConflict' && error.codeName !== 'MaxTimeMSExpired';
 }
 
 function prepareInsert(doc: Document): Document {
@@ -27,26 +29,6 @@ function prepareInsert(doc: Document): Document {
   }
   if (Array.isArray(doc._id)) throw new CommandError('InvalidIdField', "The '_id' value cannot be of type array");
   return doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc);
-}
-
-/** MongoDB's largest document, 16 MiB. */
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-
-/**
- * Refuses a document MongoDB could not store: one over 16 MiB would be kept
- * here and then break every reply that carries it (the connection drops).
- */
-function checkSize(doc: Document, after: 'insert' | 'update'): Document {
-  const bytes = BSON.calculateObjectSize(doc);
-  if (bytes > MAX_DOCUMENT_BYTES) {
-    throw new CommandError(
-      'BSONObjectTooLarge',
-      after === 'insert'
-        ? `object to insert too large. size in bytes: ${bytes}, max size: ${MAX_DOCUMENT_BYTES}`
-        : `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
-    );
-  }
-  return doc;
 }
 
 function writeReply(body: Document, writeErrors: Document[]): Document {
@@ -62,7 +44,7 @@ const insert: CommandHandler = (cmd, ctx) => {
   let n = 0;
   for (const [index, raw] of docs.entries()) {
     try {
-      view.insert(checkSize(prepareInsert(raw), 'insert'));
+      view.insert(checkStorable(prepareInsert(raw), 'insert'));
       n++;
     } catch (error) {
       if (!isStatementError(error)) throw error;
@@ -96,7 +78,7 @@ function runUpdate(
   if (!statement.multi) matched = matched.slice(0, 1);
   if (matched.length === 0) {
     if (!statement.upsert) return { n: 0, nModified: 0 };
-    const doc = checkSize(buildUpsertDocument(filter, statement.u, statement.arrayFilters), 'update');
+    const doc = checkStorable(buildUpsertDocument(filter, statement.u, statement.arrayFilters), 'update');
     view.insert(doc);
     upserted.push({ index, _id: doc._id });
     return { n: 1, nModified: 0 };
@@ -105,7 +87,7 @@ function runUpdate(
   for (const old of matched) {
     const updated = applyUpdate(old, statement.u, { filter, arrayFilters: statement.arrayFilters });
     if (sameBson(old, updated)) continue;
-    view.replace(CollectionStore.idKey(old), checkSize(updated, 'update'));
+    view.replace(CollectionStore.idKey(old), checkStorable(updated, 'update'));
     nModified++;
   }
   return { n: matched.length, nModified };
@@ -195,11 +177,11 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
   const arrayFilters = optionalDocumentArray(cmd.arrayFilters, 'findAndModify.arrayFilters');
   if (target && view) {
     const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
-    if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), checkSize(updated, 'update'));
+    if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), checkStorable(updated, 'update'));
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? updated : target), ok: 1 };
   }
   if (!upsert || !view) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const doc = checkSize(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
+  const doc = checkStorable(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
   view.insert(doc);
   return {
     lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },

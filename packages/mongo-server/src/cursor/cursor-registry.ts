@@ -2,17 +2,41 @@ import { randomBytes } from 'node:crypto';
 
 import { BSON, type Document } from 'bson';
 
+import { approximateSize } from '../bson/approximate-size.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 
 /** MongoDB's default first batch size. */
 const DEFAULT_FIRST_BATCH = 101;
 /** Replies stay under 16 MiB of documents, as mongod's batches do. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+/** mongod's largest document it will put in a reply (`BSONObjMaxInternalSize`, 16 MiB + 16 KiB). */
+const MAX_REPLY_DOCUMENT_BYTES = 16 * 1024 * 1024 + 16 * 1024;
 
 interface ServerCursor {
   readonly ns: string;
   readonly docs: readonly Document[];
   position: number;
+  /** What is left of the opening command's maxTimeMS, for its getMores. */
+  maxTimeMSLeft?: number;
+}
+
+/**
+ * mongod's refusal of a result document it cannot send: a computed document
+ * (an aggregation's `$push` of everything, a `$lookup` of a whole
+ * collection) may pass 16 MiB, and a reply carrying it would break the
+ * connection instead of answering.
+ */
+function documentTooLarge(doc: Document, bytes: number): CommandError {
+  const [first] = Object.keys(doc);
+  // The first element is usually _id; a huge one is elided rather than rendered whole.
+  const value: unknown = first === undefined ? undefined : doc[first];
+  const rendered = approximateSize(value, 1024) > 1024 ? '...' : formatKeyValue(value);
+  const firstElement = first === undefined ? 'EOO' : `${first}: ${rendered}`;
+  return new CommandError(
+    'BSONObjectTooLarge',
+    `BSONObj size: ${bytes} (0x${bytes.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_REPLY_DOCUMENT_BYTES}(16MB) First element: ${firstElement}`,
+  );
 }
 
 /** A cursor reply's `cursor` sub-document (firstBatch or nextBatch). */
@@ -35,7 +59,9 @@ export class CursorRegistry {
     let bytes = 0;
     while (cursor.position < cursor.docs.length && batch.length < size) {
       const doc = cursor.docs[cursor.position]!;
-      bytes += BSON.calculateObjectSize(doc);
+      const size = BSON.calculateObjectSize(doc);
+      if (size > MAX_REPLY_DOCUMENT_BYTES) throw documentTooLarge(doc, size);
+      bytes += size;
       if (batch.length > 0 && bytes > MAX_BATCH_BYTES) break;
       batch.push(doc);
       cursor.position++;
@@ -49,9 +75,18 @@ export class CursorRegistry {
     return id;
   }
 
-  /** Opens a cursor over `docs` and returns its first batch (id 0 when exhausted). */
-  open(ns: string, docs: readonly Document[], batchSize?: number, singleBatch = false): CursorBatch {
-    const cursor: ServerCursor = { ns, docs, position: 0 };
+  /**
+   * Opens a cursor over `docs` and returns its first batch (id 0 when
+   * exhausted); `maxTimeMSLeft` is what its getMores may still spend.
+   */
+  open(
+    ns: string,
+    docs: readonly Document[],
+    batchSize?: number,
+    singleBatch = false,
+    maxTimeMSLeft?: number,
+  ): CursorBatch {
+    const cursor: ServerCursor = { ns, docs, position: 0, maxTimeMSLeft };
     const batch = this.takeBatch(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
     if (singleBatch || cursor.position >= docs.length) return { id: 0n, ns, batch };
     const id = this.newId();
@@ -69,6 +104,17 @@ export class CursorRegistry {
       return { id: 0n, ns: cursor.ns, batch };
     }
     return { id, ns: cursor.ns, batch };
+  }
+
+  /** What is left of the maxTimeMS of the command that opened cursor `id` (undefined: no limit or no cursor). */
+  maxTimeMSLeft(id: bigint): number | undefined {
+    return this.cursors.get(id)?.maxTimeMSLeft;
+  }
+
+  /** Takes `ms` spent by a getMore off cursor `id`'s time left, as mongod counts a cursor's maxTimeMS across its getMores. */
+  spend(id: bigint, ms: number): void {
+    const cursor = this.cursors.get(id);
+    if (cursor?.maxTimeMSLeft !== undefined) cursor.maxTimeMSLeft = Math.max(0, cursor.maxTimeMSLeft - ms);
   }
 
   /** Closes cursor `id`; returns whether it existed. */

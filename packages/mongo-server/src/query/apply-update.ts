@@ -1,24 +1,56 @@
 import { type Document, ObjectId } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
+import * as pipelineOperators from 'mingo/operators/pipeline';
 import { updateOne } from 'mingo/updater';
 import type { Modifier, PipelineStage } from 'mingo/updater';
 import { cloneDeep } from 'mingo/util';
 
 import { bsonEquals } from '../bson/bson-compare.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { applyAddToSet, applyExtreme, applyPush, pushSorts } from './bson-update-operators.js';
 import { idFirst, setPath } from './document-paths.js';
 import { applyIncrement } from './inc-operator.js';
 import { conditionForMingo } from './mingo-values.js';
+import { typeAlias } from './element-operators.js';
 import { concretePaths } from './positional-paths.js';
 import { mingoOptions, withMingoErrors } from './query-context.js';
 
 /** How an update statement's `u` is to be read. */
 export type UpdateKind = 'replacement' | 'operators' | 'pipeline';
 
-/** Classifies `u` and rejects a mix of operators and plain fields. */
+/** The aggregation stages mongod runs in a pipeline-style update. */
+const UPDATE_PIPELINE_STAGES = new Set([
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$fill',
+]);
+
+/** MongoDB's update modifiers. */
+const MODIFIERS = new Set([
+  ...['$currentDate', '$inc', '$min', '$max', '$mul', '$rename', '$set', '$setOnInsert', '$unset'],
+  ...['$addToSet', '$pop', '$pull', '$push', '$pullAll', '$bit'],
+]);
+
+/**
+ * Classifies `u` and rejects a mix of operators and plain fields, a modifier
+ * not given a document, or a pipeline stage an update cannot run.
+ */
 export function updateKind(update: unknown): UpdateKind {
-  if (Array.isArray(update)) return 'pipeline';
+  if (Array.isArray(update)) {
+    for (const stage of update as unknown[]) {
+      const name = typeAlias(stage) === 'object' ? Object.keys(stage as Document)[0] : undefined;
+      // Others (`$count`, `$unwind`, `$match`, …) may leave no document to store.
+      if (name !== undefined && name in pipelineOperators && !UPDATE_PIPELINE_STAGES.has(name)) {
+        throw new CommandError('InvalidOptions', `${name} is not allowed to be used within an update`);
+      }
+    }
+    return 'pipeline';
+  }
   if (update === null || typeof update !== 'object') {
     throw new CommandError('FailedToParse', 'Update argument must be either an object or an array');
   }
@@ -31,6 +63,16 @@ export function updateKind(update: unknown): UpdateKind {
       'FailedToParse',
       `Unknown modifier: ${field}. Expected a valid update modifier or pipeline-style update specified as an array`,
     );
+  }
+  for (const op of operators) {
+    const spec: unknown = (update as Document)[op];
+    // mongod's update driver refuses this before any modifier runs (the operators would fail on it in JavaScript).
+    if (MODIFIERS.has(op) && typeAlias(spec) !== 'object') {
+      throw new CommandError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeAlias(spec)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatKeyValue(spec)}}`,
+      );
+    }
   }
   return 'operators';
 }

@@ -6,6 +6,7 @@ import type { Options } from 'mingo/types';
 
 import { compareBson } from '../bson/bson-compare.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
+import { OperationBudget } from './operation-budget.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
@@ -26,6 +27,7 @@ export function bsonGroup(
   return collection.transform((items: Document[]) => {
     const partitions = new Map<string, { id: unknown; items: Document[] }>();
     for (const item of items) {
+      OperationBudget.tick();
       const id: unknown = evalExpr(item, expr._id, options) ?? null;
       const key = encodeIndexValue(id);
       const partition = partitions.get(key);

@@ -16,8 +16,12 @@ import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
+import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
+import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
 import { regexTest } from './linear-regex.js';
 import { conditionForMingo } from './mingo-values.js';
+import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
+import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 
 type Predicate = (doc: unknown) => boolean;
@@ -101,38 +105,11 @@ const BSON_QUERY_OPERATORS = {
 type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 type ProjectionOperator = (obj: unknown, expr: unknown, field: string, options: Options) => unknown;
-
-/** MongoDB's memory limit of one expression's result (`internalQueryMaxRangeBytes`), 100 MiB. */
-const RANGE_MEMORY_LIMIT = 100 * 1024 * 1024;
-/** What mongod counts per `$range` element (the size of one `Value`). */
-const RANGE_BYTES_PER_VALUE = 16;
+type AccumulatorOperator = (collection: unknown[], expr: unknown, options: Options) => unknown;
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
-/**
- * mingo's `$range` with MongoDB's memory bound checked first: an unbounded
- * `{$range: [0, 3e8]}` would allocate until V8 aborts the whole process.
- */
-function boundedRange(obj: unknown, expr: unknown, options: Options): unknown {
-  if (Array.isArray(expr) && expr.length >= 2 && expr.length <= 3) {
-    const [start, end, step = 1] = evalExpr(obj, expr, options) as unknown[];
-    if ([start, end, step].every((n) => typeof n === 'number' && Number.isFinite(n)) && step !== 0) {
-      const count = Math.max(0, Math.ceil(((end as number) - (start as number)) / (step as number)));
-      const bytes = count * RANGE_BYTES_PER_VALUE;
-      if (bytes > RANGE_MEMORY_LIMIT) {
-        throw new CommandError(
-          'ExceededMemoryLimit',
-          `$range would use too much memory (${bytes} bytes) and cannot spill to disk. Memory limit: ${RANGE_MEMORY_LIMIT} bytes`,
-        );
-      }
-    }
-    return (expressionOperators.$range as ExpressionOperator)(obj, [start, end, step], options);
-  }
-  return (expressionOperators.$range as ExpressionOperator)(obj, expr, options);
-}
-
 const BSON_EXPRESSION_OPERATORS = {
-  $range: boundedRange,
   $eq: expressionComparison((c) => c === 0),
   $ne: expressionComparison((c) => c !== 0),
   $gt: expressionComparison((c) => c > 0),
@@ -142,23 +119,6 @@ const BSON_EXPRESSION_OPERATORS = {
   $cmp: (obj: unknown, expr: unknown, options: Options): number => {
     const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
     return compareBson(a, b);
-  },
-  $regexMatch: (obj: unknown, expr: unknown, options: Options): boolean => {
-    const { input, regex, options: flags } = (evalExpr(obj, expr, options) ?? {}) as Record<string, unknown>;
-    if (input === null || input === undefined) return false;
-    if (typeof input !== 'string') {
-      throw new CommandError('BadValue', "$regexMatch needs 'input' to be of type string");
-    }
-    const pattern =
-      regex instanceof RegExp
-        ? regex
-        : typeof regex === 'string'
-          ? { source: regex, flags: typeof flags === 'string' ? flags : '' }
-          : undefined;
-    if (pattern === undefined) {
-      throw new CommandError('BadValue', "$regexMatch needs 'regex' to be of type string or regex");
-    }
-    return regexTest(pattern, input);
   },
   $type: (obj: unknown, expr: unknown, options: Options): string => {
     const arg = Array.isArray(expr) && expr.length === 1 ? (expr[0] as unknown) : expr;
@@ -170,8 +130,10 @@ const BSON_PIPELINE_OPERATORS = {
   $sort: (collection: Iterator, spec: SortSpec): Iterator =>
     collection.transform((docs: Document[]) => Lazy(sortDocuments(docs, spec))),
   // Any $match (not only a leading one, also inside $lookup/$facet) builds a mingo Query.
-  $match: (collection: Iterator, expr: unknown, options: Options): Iterator =>
-    (pipelineOperators.$match as PipelineOperator)(collection, conditionForMingo(expr), options),
+  $match: (collection: Iterator, expr: unknown, options: Options): Iterator => {
+    refuseWhere(expr);
+    return (pipelineOperators.$match as PipelineOperator)(collection, conditionForMingo(expr), options);
+  },
   $group: (collection: Iterator, expr: Document, options: Options): Iterator =>
     bsonGroup(collection, expr, options, pipelineOperators.$group as PipelineOperator),
   // mingo builds an inclusion $project's output from its (sorted) paths and appends `_id` last.
@@ -193,13 +155,33 @@ const BSON_PROJECTION_OPERATORS = {
     (projectionOperators.$elemMatch as ProjectionOperator)(obj, conditionForMingo(expr), field, options),
 };
 
-/** mingo operators with the BSON-order overrides taking precedence. */
+/**
+ * mingo operators with the BSON-order, linear-regex, bounded and
+ * no-script overrides taking precedence, each made to tick the command's
+ * clock (maxTimeMS) and count what it builds (see {@link OperationBudget}).
+ */
 export const MONGO_CONTEXT: Context = Context.init({
-  accumulator: { ...accumulatorOperators, ...BSON_ACCUMULATOR_OPERATORS },
-  expression: { ...expressionOperators, ...BSON_EXPRESSION_OPERATORS },
-  pipeline: { ...pipelineOperators, ...BSON_PIPELINE_OPERATORS },
+  accumulator: budgetedAccumulatorOperators({
+    ...accumulatorOperators,
+    ...BSON_ACCUMULATOR_OPERATORS,
+    ...SERVER_SCRIPT_OPERATORS.accumulator,
+  } as unknown as Record<string, AccumulatorOperator>),
+  expression: budgetedExpressionOperators({
+    ...expressionOperators,
+    ...BSON_EXPRESSION_OPERATORS,
+    ...REGEX_EXPRESSION_OPERATORS,
+    ...BOUNDED_EXPRESSION_OPERATORS,
+    ...SERVER_SCRIPT_OPERATORS.expression,
+  } as unknown as Record<string, ExpressionOperator>),
+  pipeline: budgetedPipelineOperators({
+    ...pipelineOperators,
+    ...BSON_PIPELINE_OPERATORS,
+  } as unknown as Record<string, PipelineOperator>),
   projection: { ...projectionOperators, ...BSON_PROJECTION_OPERATORS },
-  query: { ...queryOperators, ...BSON_QUERY_OPERATORS },
+  query: budgetedQueryOperators({
+    ...queryOperators,
+    ...BSON_QUERY_OPERATORS,
+  } as unknown as Record<string, QueryOperator>),
   window: { ...windowOperators },
 } as unknown as Parameters<typeof Context.init>[0]);
 
@@ -231,6 +213,7 @@ export function compileFilter(filter: Document | undefined): (doc: Document) => 
   if (typeof filter !== 'object' || Array.isArray(filter)) {
     throw new CommandError('TypeMismatch', "BSON field 'filter' is the wrong type, expected type 'object'");
   }
+  refuseWhere(filter);
   const query = withMingoErrors(() => new Query(conditionForMingo(filter), mingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));
 }

@@ -2,7 +2,10 @@ import type { Document } from 'bson';
 import { resolve } from 'mingo/util';
 
 import { compareBson } from '../bson/bson-compare.js';
+import { approximateSize } from '../bson/approximate-size.js';
 import { CommandError } from '../commands/command-error.js';
+import { sortMemoryExceeded, STAGE_MEMORY_LIMIT } from './bounded-stages.js';
+import { OperationBudget } from './operation-budget.js';
 
 /** A `{ field: 1 | -1 }` sort specification. */
 export type SortSpec = Record<string, unknown>;
@@ -35,7 +38,8 @@ export function parseSortSpec(spec: SortSpec): [string, number][] {
     throw new CommandError('BadValue', 'Expected field sort to be an object');
   }
   return Object.entries(spec).map(([path, raw]) => {
-    const direction = Number(raw);
+    // Only numbers: Number() on a document with its own `toString` key throws a TypeError.
+    const direction = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : NaN;
     if (direction !== 1 && direction !== -1) {
       throw new CommandError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
     }
@@ -43,17 +47,30 @@ export function parseSortSpec(spec: SortSpec): [string, number][] {
   });
 }
 
+/** MongoDB's 100 MiB for the documents a sort holds, enforced when the command sent `allowDiskUse: false`. */
+function checkSortMemory(docs: readonly Document[]): void {
+  if (!OperationBudget.diskUseForbidden()) return;
+  let bytes = 0;
+  for (const doc of docs) {
+    bytes += approximateSize(doc, STAGE_MEMORY_LIMIT);
+    if (bytes > STAGE_MEMORY_LIMIT) throw sortMemoryExceeded();
+  }
+}
+
 /**
  * Stable sort in MongoDB's BSON order (numbers by value across types, arrays
- * by their min/max element). Ties keep natural (insertion) order.
+ * by their min/max element). Ties keep natural (insertion) order. Ticks the
+ * command's clock per comparison, so maxTimeMS interrupts a long sort.
  */
 export function sortDocuments<T extends Document>(docs: readonly T[], spec: SortSpec): T[] {
   const fields = parseSortSpec(spec).filter(([path]) => path !== '$natural');
   const natural = Number(spec.$natural ?? 1);
   const ordered = natural === -1 ? [...docs].reverse() : [...docs];
   if (fields.length === 0) return ordered;
+  checkSortMemory(ordered);
   const keyed = ordered.map((doc) => ({ doc, keys: fields.map(([path, dir]) => sortKey(doc, path, dir)) }));
   keyed.sort((x, y) => {
+    OperationBudget.tick();
     for (let i = 0; i < fields.length; i++) {
       const c = compareKeys(x.keys[i], y.keys[i]);
       if (c !== 0) return c * fields[i]![1];

@@ -3,12 +3,20 @@ import type { Document } from 'bson';
 import { duplicateKeyError } from '../store/collection-index.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { type LockOwner, LockTable } from './lock-table.js';
+import { LockTable } from './lock-table.js';
+
+/**
+ * Takes (or, for a look-ahead, only checks) the lock of a document or a
+ * unique key; throws when another transaction holds it.
+ */
+export type LockStep = (lock: string) => void;
 
 /**
  * A transaction's view of one collection: committed documents overlaid with
  * the transaction's buffered writes. Writes lock the document and its unique
- * keys, so a concurrent transaction (or plain write) gets WriteConflict.
+ * keys, so a concurrent transaction gets WriteConflict (and a plain write
+ * waits). A write outside transactions also runs once on a scratch overlay
+ * whose {@link LockStep} only checks, to learn whether it would have to wait.
  */
 export class TransactionOverlay implements CollectionView {
   readonly db: string;
@@ -21,8 +29,7 @@ export class TransactionOverlay implements CollectionView {
 
   constructor(
     readonly collection: CollectionStore,
-    private readonly locks: LockTable,
-    private readonly owner: LockOwner,
+    private readonly lock: LockStep,
   ) {
     this.db = collection.db;
     this.name = collection.name;
@@ -45,8 +52,21 @@ export class TransactionOverlay implements CollectionView {
     return this.collection.docs.get(idKey);
   }
 
-  private checkAndLock(idKey: string, doc: Document): void {
-    this.locks.acquire(LockTable.documentLock(this.ns, idKey), this.owner);
+  /**
+   * Locks the document and each unique key it has, before any duplicate
+   * check: the same order as {@link CollectionStore}, so a look-ahead meets
+   * a lock exactly where the real write would.
+   */
+  private lockKeys(idKey: string, doc: Document | undefined): void {
+    this.lock(LockTable.documentLock(this.ns, idKey));
+    if (!doc) return;
+    for (const index of this.collection.uniqueIndexes()) {
+      for (const key of index.keysOf(doc)) this.lock(LockTable.keyLock(this.ns, index.name, key.encoded));
+    }
+  }
+
+  /** Throws DuplicateKey when `doc` takes a unique key that a committed or own document keeps. */
+  private checkUnique(idKey: string, doc: Document): void {
     for (const index of this.collection.uniqueIndexes()) {
       const own = this.ownKeys.get(index.name);
       for (const key of index.keysOf(doc)) {
@@ -58,7 +78,6 @@ export class TransactionOverlay implements CollectionView {
         ) {
           throw index.duplicateError(this.ns, key);
         }
-        this.locks.acquire(LockTable.keyLock(this.ns, index.name, key.encoded), this.owner);
       }
     }
   }
@@ -85,19 +104,20 @@ export class TransactionOverlay implements CollectionView {
 
   insert(doc: Document): void {
     const idKey = CollectionStore.idKey(doc);
-    this.locks.acquire(LockTable.documentLock(this.ns, idKey), this.owner);
+    this.lockKeys(idKey, doc);
     if (this.get(idKey)) throw duplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
-    this.checkAndLock(idKey, doc);
+    this.checkUnique(idKey, doc);
     this.remember(idKey, doc);
   }
 
   replace(idKey: string, doc: Document): void {
-    this.checkAndLock(idKey, doc);
+    this.lockKeys(idKey, doc);
+    this.checkUnique(idKey, doc);
     this.remember(idKey, doc);
   }
 
   remove(idKey: string): void {
-    this.locks.acquire(LockTable.documentLock(this.ns, idKey), this.owner);
+    this.lockKeys(idKey, undefined);
     this.remember(idKey, null);
   }
 

@@ -31,7 +31,7 @@ export class Transaction implements LockOwner {
   view(collection: CollectionStore): TransactionOverlay {
     let overlay = this.overlays.get(collection.ns);
     if (!overlay || overlay.collection !== collection) {
-      overlay = new TransactionOverlay(collection, this.locks, this);
+      overlay = new TransactionOverlay(collection, (lock) => this.locks.acquire(lock, this));
       this.overlays.set(collection.ns, overlay);
     }
     return overlay;

@@ -1,5 +1,7 @@
-import { BSON, type Document } from 'bson';
+import { BSON, BSONRegExp, type Document } from 'bson';
 
+import { CommandError } from '../commands/command-error.js';
+import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
 /**
@@ -8,11 +10,61 @@ import { WireProtocolError } from './wire-protocol-error.js';
  */
 const DESERIALIZE_OPTIONS = { useBigInt64: true, promoteBuffers: false } as const;
 
-/** Decodes one BSON document occupying exactly `bytes`; WireProtocolError when malformed. */
+/** The JavaScript flags bson's decoder gives a BSON regex's options (it maps `s` to `g`, drops the rest). */
+function jsFlags(options: string): string {
+  return [...options].map((o) => ({ i: 'i', m: 'm', s: 'g' })[o] ?? '').join('');
+}
+
+/** `value` with each BSONRegExp that JavaScript can compile turned into a RegExp, as the normal decoding gives. */
+function compilableAsRegExp(value: unknown): unknown {
+  if (value instanceof BSONRegExp) {
+    try {
+      return new RegExp(value.pattern, jsFlags(value.options));
+    } catch {
+      return value;
+    }
+  }
+  if (Array.isArray(value)) return value.map(compilableAsRegExp);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const doc = value as Document;
+    for (const key of Object.keys(doc)) {
+      // Defined, not assigned: a key named "__proto__" stays an own field.
+      Object.defineProperty(doc, key, {
+        value: compilableAsRegExp(doc[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return value;
+}
+
+/**
+ * Decodes one BSON document occupying exactly `bytes`; WireProtocolError when
+ * malformed, and mongod's Overflow error (a CommandError: the request is
+ * answered, the connection stays open) when nested deeper than mongod parses.
+ *
+ * A regex whose pattern JavaScript cannot compile (`/[/`, PCRE's `(?i)a`) is
+ * still valid BSON — mongod stores it and only a query that matches with it
+ * fails — but bson's decoder throws on it. Such a document is decoded again
+ * keeping that regex a BSONRegExp, instead of refusing the whole message
+ * (which closed the connection).
+ */
 export function decodeDocument(bytes: Uint8Array, requestId?: number): Document {
+  if (nestsDeeperThan(bytes)) {
+    throw new CommandError('Overflow', `BSONObj exceeded maximum nested object depth: ${MAX_BSON_DEPTH}`);
+  }
   try {
     return BSON.deserialize(bytes, DESERIALIZE_OPTIONS);
   } catch (error) {
+    let doc: Document | undefined;
+    try {
+      doc = BSON.deserialize(bytes, { ...DESERIALIZE_OPTIONS, bsonRegExp: true });
+    } catch {
+      // Malformed otherwise too: report the first error.
+    }
+    if (doc) return compilableAsRegExp(doc) as Document;
     throw new WireProtocolError(`invalid BSON: ${error instanceof Error ? error.message : String(error)}`, requestId);
   }
 }

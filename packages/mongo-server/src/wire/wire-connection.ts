@@ -4,11 +4,11 @@ import type { Document } from 'bson';
 
 import type { ServerInfo } from '../commands/command-context.js';
 import type { CommandOutcome, CommandRouter } from '../commands/command-router.js';
-import { ErrorCode } from '../commands/command-error.js';
+import { CommandError, ErrorCode } from '../commands/command-error.js';
 import { MessageFramer } from './message-framer.js';
 import { encodeOpMsg, parseOpMsg } from './op-msg.js';
 import { encodeOpReply, parseOpQuery } from './op-query.js';
-import { OpCode } from './wire-constants.js';
+import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
 const HANDSHAKE_COMMANDS = new Set(['isMaster', 'ismaster', 'hello']);
@@ -17,14 +17,27 @@ const HANDSHAKE_COMMANDS = new Set(['isMaster', 'ismaster', 'hello']);
  * One client connection: frames the byte stream, runs each request through
  * the router synchronously and writes the reply. A protocol violation gets
  * a ProtocolError reply (when the request id is known) and closes this
- * connection only. A reply held back by a `blockConnection` fail point
- * holds back the frames behind it too, so replies stay in request order.
+ * connection only.
+ *
+ * Back-pressure: while a reply waits (held back by a `blockConnection` fail
+ * point, or unsent because the client does not read and the socket's write
+ * buffer is above its high-water mark), no further request runs and the
+ * socket stops reading. Without that, a client that pipelines big finds and
+ * never reads made the server buffer every reply (150 finds of 10 MB took
+ * 1.6 GB); now such a client stalls only itself, holding about one reply, and
+ * its further requests wait in the kernel's and the client's buffers. Replies
+ * stay in request order.
  */
 export class WireConnection {
   private readonly framer = new MessageFramer();
-  /** Frames that arrived while a delayed reply was pending. */
-  private readonly queued: Buffer[] = [];
+  /**
+   * Frames read but not yet run. Reading pauses as soon as one must wait, so
+   * this holds at most what a few reads brought in, not what the client sent.
+   */
+  private pending: Buffer[] = [];
   private delayTimer?: NodeJS.Timeout;
+  /** The outcome of a command still running (a write waiting for a transaction's lock). */
+  private later?: Promise<CommandOutcome>;
 
   constructor(
     private readonly socket: Socket,
@@ -33,31 +46,72 @@ export class WireConnection {
   ) {
     socket.setNoDelay(true);
     socket.on('data', (data: Buffer) => this.onData(data));
+    socket.on('drain', () => this.runPending());
     // A reset by the peer is routine for a test server; just drop the socket.
     socket.on('error', () => socket.destroy());
-    socket.once('close', () => clearTimeout(this.delayTimer));
+    socket.once('close', () => {
+      this.info.closed = true;
+      clearTimeout(this.delayTimer);
+      this.pending = [];
+    });
   }
 
   /** Closes the connection immediately. */
   destroy(): void {
+    this.info.closed = true;
     clearTimeout(this.delayTimer);
     this.socket.destroy();
   }
 
   private onData(data: Buffer): void {
     try {
-      for (const frame of this.framer.push(data)) {
-        if (this.socket.destroyed) return;
-        if (this.delayTimer) this.queued.push(frame);
-        else this.handleFrame(frame);
-      }
+      this.pending.push(...this.framer.push(data));
     } catch (error) {
       this.fail(error);
+      return;
     }
+    this.runPending();
+  }
+
+  /** A reply is held back or the client is not reading what was sent: run nothing more until it is. */
+  private get waiting(): boolean {
+    return this.delayTimer !== undefined || this.later !== undefined || this.socket.writableNeedDrain;
+  }
+
+  /** Runs pending frames in order until none is left or one must wait; reads only while nothing waits. */
+  private runPending(): void {
+    while (!this.waiting && !this.socket.destroyed && this.pending.length > 0) {
+      const frame = this.pending.shift()!;
+      try {
+        this.handleFrame(frame);
+      } catch (error) {
+        this.fail(error, frame.readInt32LE(12));
+        return;
+      }
+    }
+    if (this.socket.destroyed) return;
+    if (this.waiting) this.socket.pause();
+    else if (this.socket.isPaused()) this.socket.resume();
   }
 
   /** Sends (or closes for) a command's outcome, after its `delayMS` if any. */
   private respond(outcome: CommandOutcome, encode: (reply: Document) => Buffer, expectsReply: boolean): void {
+    if (outcome.later) {
+      this.later = outcome.later;
+      void outcome.later.then(
+        (next) => {
+          this.later = undefined;
+          if (this.socket.destroyed) return;
+          this.guarded(() => this.respond(next, encode, expectsReply));
+          this.runPending();
+        },
+        (error: unknown) => {
+          this.later = undefined;
+          this.fail(error);
+        },
+      );
+      return;
+    }
     const send = (): void => {
       if (outcome.closeConnection) this.socket.destroy();
       else if (expectsReply && outcome.reply) this.socket.write(encode(outcome.reply));
@@ -69,30 +123,53 @@ export class WireConnection {
     this.delayTimer = setTimeout(() => {
       this.delayTimer = undefined;
       if (this.socket.destroyed) return;
-      send();
-      this.drainQueued();
+      this.guarded(send);
+      this.runPending();
     }, outcome.delayMS);
   }
 
-  private drainQueued(): void {
+  /**
+   * Runs `fn` outside the frame loop (a timer, a promise): what it throws
+   * closes this connection, where it would otherwise be uncaught and end the
+   * whole process.
+   */
+  private guarded(fn: () => void): void {
     try {
-      while (!this.delayTimer && !this.socket.destroyed && this.queued.length > 0)
-        this.handleFrame(this.queued.shift()!);
+      fn();
     } catch (error) {
       this.fail(error);
     }
   }
 
+  /**
+   * Parses a frame; when its command is refused while parsing (nested too deep), answers
+   * that error as mongod does and returns undefined: the frame itself was sound.
+   */
+  private parse<T>(frame: Buffer, parser: (frame: Buffer) => T, encode: (reply: Document) => Buffer): T | undefined {
+    try {
+      return parser(frame);
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      const moreToCome =
+        frame.readInt32LE(12) === OpCode.OP_MSG && (frame.readUInt32LE(HEADER_SIZE) & OpMsgFlags.moreToCome) !== 0;
+      this.respond({ reply: error.toReply() }, encode, !moreToCome);
+      return undefined;
+    }
+  }
+
   private handleFrame(frame: Buffer): void {
     const opCode = frame.readInt32LE(12);
+    const requestId = frame.readInt32LE(4);
     if (opCode === OpCode.OP_MSG) {
-      const request = parseOpMsg(frame);
+      const request = this.parse(frame, parseOpMsg, (reply) => encodeOpMsg(requestId, reply));
+      if (!request) return;
       const outcome = this.router.execute(request.body, this.info);
       this.respond(outcome, (reply) => encodeOpMsg(request.requestId, reply), !request.moreToCome);
       return;
     }
     if (opCode === OpCode.OP_QUERY) {
-      const request = parseOpQuery(frame);
+      const request = this.parse(frame, parseOpQuery, (reply) => encodeOpReply(requestId, reply));
+      if (!request) return;
       const query = (request.query.$query as Document | undefined) ?? request.query;
       const name = Object.keys(query)[0] ?? '';
       const outcome: CommandOutcome =
@@ -112,12 +189,15 @@ export class WireConnection {
     throw new WireProtocolError(`opcode ${opCode} is not supported; send OP_MSG (2013)`, frame.readInt32LE(4));
   }
 
-  private fail(error: unknown): void {
+  /** Closes the connection for a frame it cannot serve, answering ProtocolError first when the frame's id is known. */
+  private fail(error: unknown, opCode: number = OpCode.OP_MSG): void {
     const message = error instanceof Error ? error.message : String(error);
     const requestId = error instanceof WireProtocolError ? error.requestId : undefined;
     if (requestId !== undefined && !this.socket.destroyed) {
       const reply = { ok: 0, errmsg: message, code: ErrorCode.ProtocolError, codeName: 'ProtocolError' };
-      this.socket.end(encodeOpMsg(requestId, reply));
+      // A client that sent OP_QUERY reads an OP_REPLY.
+      const encode = opCode === OpCode.OP_QUERY ? encodeOpReply : encodeOpMsg;
+      this.socket.end(encode(requestId, reply));
       this.socket.destroySoon();
     } else {
       this.socket.destroy();

@@ -1,0 +1,85 @@
+/**
+ * The embedded server's own time limit on every command (`maxCommandTimeMS`),
+ * which MongoDB does not have: it runs inside the hosting process, where a
+ * runaway query would otherwise hold every client and the app itself.
+ */
+import { MongoClient, MongoServerError } from 'mongodb';
+import { EmbeddedMongoServer } from './embedded-mongo-server.js';
+
+/** About 2 s of work on the embedded server, matching nothing. */
+const SLOW_NOTHING = {
+  $expr: {
+    $lt: [{ $reduce: { input: { $range: [0, 2000] }, initialValue: 0, in: { $add: ['$$value', '$$this'] } } }, 0],
+  },
+};
+
+describe('EmbeddedMongoServer maxCommandTimeMS', () => {
+  let server: EmbeddedMongoServer;
+  let client: MongoClient;
+
+  beforeAll(async () => {
+    server = await EmbeddedMongoServer.start({ maxCommandTimeMS: 50 });
+    client = await new MongoClient(server.uri).connect();
+    await client
+      .db()
+      .collection('slow')
+      .insertMany(Array.from({ length: 100 }, (_, n) => ({ _id: n, n })) as never[]);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('should stop a command without maxTimeMS at the server limit, saying how to raise it', async () => {
+    const error = await client
+      .db()
+      .collection('slow')
+      .find(SLOW_NOTHING)
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect((error as MongoServerError).codeName).toBe('MaxTimeMSExpired');
+    expect((error as MongoServerError).message).toBe(
+      'operation exceeded time limit: the embedded server stops any command after maxCommandTimeMS (50 ms). Raise it with EmbeddedMongoServer.start({ maxCommandTimeMS }) if the command is expected to be this slow',
+    );
+    expect(await client.db().collection('slow').countDocuments()).toBe(100);
+  });
+
+  it('should let a shorter maxTimeMS speak in MongoDB words', async () => {
+    const error = await client
+      .db()
+      .collection('slow')
+      .find(SLOW_NOTHING)
+      .maxTimeMS(10)
+      .toArray()
+      .catch((e: unknown) => e);
+    expect((error as MongoServerError).message).toBe('operation exceeded time limit');
+  });
+
+  it.each([
+    ['a string', 'soon', 'maxTimeMS must be a number'],
+    ['a negative number', -1, 'maxTimeMS is out of range'],
+    ['a fraction', 1.5, 'maxTimeMS has non-integral value'],
+  ])('should refuse %s as maxTimeMS with BadValue', async (_, maxTimeMS, message) => {
+    const error = await client
+      .db()
+      .command({ count: 'slow', maxTimeMS })
+      .catch((e: unknown) => e);
+    expect((error as MongoServerError).codeName).toBe('BadValue');
+    expect((error as MongoServerError).message).toBe(message);
+  });
+
+  it('should run without limit when maxCommandTimeMS is 0', async () => {
+    const unlimited = await EmbeddedMongoServer.start({ maxCommandTimeMS: 0 });
+    const other = await new MongoClient(unlimited.uri).connect();
+    try {
+      const slow = other.db().collection('slow');
+      await slow.insertMany(Array.from({ length: 10 }, (_, n) => ({ _id: n, n })) as never[]);
+      expect(await slow.find(SLOW_NOTHING).toArray()).toEqual([]);
+    } finally {
+      await other.close();
+      await unlimited.stop();
+    }
+  });
+});

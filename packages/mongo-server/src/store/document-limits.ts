@@ -1,0 +1,79 @@
+import { BSON, type Document } from 'bson';
+
+import { CommandError } from '../commands/command-error.js';
+
+/** MongoDB's largest document, 16 MiB. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * MongoDB's deepest stored document (`BSONDepth::getMaxDepthForUserStorage()`,
+ * 200 levels less 20 kept for the server's own wrapping), counted in nested
+ * documents and arrays, the document itself being the first.
+ */
+export const MAX_STORAGE_DEPTH = 180;
+
+/** What a write is about to store, for the wording of MongoDB's refusal. */
+export type StoredBy = 'insert' | 'update';
+
+/**
+ * How deep `doc` nests, in containers (the document itself is 1) and in
+ * elements (a top-level field is 1), stopping once past the limit; walked
+ * with an explicit stack, as the document may be far deeper than the call
+ * stack allows.
+ */
+function nesting(doc: Document): { containers: number; elements: number } {
+  let containers = 1;
+  let elements = 0;
+  const pending: [unknown, number][] = [[doc, 1]];
+  // A container one past the limit holds an element past it, so deeper never changes the answer.
+  while (pending.length > 0 && containers <= MAX_STORAGE_DEPTH + 1 && elements <= MAX_STORAGE_DEPTH) {
+    const [container, depth] = pending.pop()!;
+    const children: unknown[] = Array.isArray(container) ? container : Object.values(container as Document);
+    if (children.length > 0) elements = Math.max(elements, depth);
+    for (const child of children) {
+      if (isContainer(child)) {
+        containers = Math.max(containers, depth + 1);
+        pending.push([child, depth + 1]);
+      }
+    }
+  }
+  return { containers, elements };
+}
+
+function isContainer(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Refuses a document MongoDB could not store, with its messages: one nested
+ * deeper than {@link MAX_STORAGE_DEPTH} (an `$inc` on a 5,000-part path
+ * built one, and every later aggregation over the collection then overflowed
+ * the call stack copying it), or one over 16 MiB (every reply carrying it
+ * would break the connection). Depth is checked first: measuring the size
+ * walks the document recursively.
+ */
+export function checkStorable(doc: Document, by: StoredBy): Document {
+  const { containers, elements } = nesting(doc);
+  if (by === 'insert' && containers > MAX_STORAGE_DEPTH) {
+    throw new CommandError(
+      'Overflow',
+      `cannot insert document because it exceeds ${MAX_STORAGE_DEPTH} levels of nesting`,
+    );
+  }
+  if (by === 'update' && elements > MAX_STORAGE_DEPTH) {
+    throw new CommandError('Overflow', `Document exceeds maximum nesting depth of ${MAX_STORAGE_DEPTH}`);
+  }
+  const bytes = BSON.calculateObjectSize(doc);
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    throw new CommandError(
+      'BSONObjectTooLarge',
+      by === 'insert'
+        ? `object to insert too large. size in bytes: ${bytes}, max size: ${MAX_DOCUMENT_BYTES}`
+        : `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
+    );
+  }
+  return doc;
+}
