@@ -8,6 +8,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module.js';
 import type { CatalogAppOptions } from './catalog-options.interface.js';
+import { answerClientError } from './common/platform/client-error-answer.js';
+import { answerRouterError } from './common/platform/router-error-answer.js';
 
 /** Largest JSON body accepted; bigger ones get 413 before any code of ours runs. */
 export const BODY_LIMIT_BYTES = 100 * 1024;
@@ -45,7 +47,13 @@ export async function createCatalogApp(options: CatalogAppOptions): Promise<INes
   if (platform === 'fastify') {
     app = await NestFactory.create<NestFastifyApplication>(
       module,
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, maxParamLength: FASTIFY_MAX_PARAM_LENGTH }),
+      new FastifyAdapter({
+        bodyLimit: BODY_LIMIT_BYTES,
+        maxParamLength: FASTIFY_MAX_PARAM_LENGTH,
+        // What the router and Node's HTTP parser refuse is answered in the app's error shape too.
+        frameworkErrors: answerRouterError,
+        clientErrorHandler: answerClientError,
+      }),
       nestOptions,
     );
     await (app as NestFastifyApplication).register(fastifyHelmet, SECURITY_HEADERS);
@@ -54,6 +62,8 @@ export async function createCatalogApp(options: CatalogAppOptions): Promise<INes
     express.disable('x-powered-by');
     express.use(helmet(SECURITY_HEADERS));
     express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
+    // Node answers a request head it refuses (431 past 16 KB) without a body; give it the app's shape.
+    express.getHttpServer().on('clientError', answerClientError);
     app = express;
   }
   app.enableShutdownHooks();

@@ -1,6 +1,12 @@
 import 'reflect-metadata';
+import { STATUS_CODES } from 'node:http';
 import { BODY_LIMIT_BYTES } from '../../sample-app/create-catalog-app.js';
+import type { CatalogPlatform } from '../../sample-app/catalog-options.interface.js';
 import { CATALOG_PLATFORMS, startCatalog, UNKNOWN_ID, type CatalogTestApp } from './catalog-test-app.js';
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const HEADERS_TOO_LARGE =
+  'the request line and headers exceed 16 KB; send long lists in a request body, or fewer of them at once';
 
 /** `{"a":{"a":…}}`, `levels` objects deep, as JSON text (superagent will not stringify it that deep). */
 function deep(levels: number): string {
@@ -162,6 +168,55 @@ describe.each(CATALOG_PLATFORMS)('catalog bad input on %s', (platform) => {
   it("should answer 404 in Nest's shape for an unknown route", async () => {
     await catalog.http().get('/nope').expect(404, { statusCode: 404, message: 'Cannot GET /nope', error: 'Not Found' });
   });
+
+  // #15: error answers were as long as what was sent (147 KB for 1,998 unknown keys), and those of the
+  // Fastify router and of Node's HTTP parser came in other shapes (an extra `code`; no body at all).
+  const manyKeys = () => JSON.stringify(Object.fromEntries([['name', 'x'], ...range(1998).map((i) => [`k${i}`, 1])]));
+  const omitted = (n: number) => `…and ${n} more; correct these and send the request again`;
+  type Statuses = number | Record<CatalogPlatform, number>;
+  const cases: [string, string, (() => string) | undefined, Statuses, unknown][] = [
+    [
+      'POST /categories with 1,998 unknown keys',
+      '/categories',
+      manyKeys,
+      400,
+      [...range(20).map((i) => `property k${i} should not exist`), omitted(1978)],
+    ],
+    [
+      'POST /categories with a 99 KB key',
+      '/categories',
+      () => `{"name":"x","${'k'.repeat(99_000)}":1}`,
+      400,
+      [`property ${'k'.repeat(490)}…`],
+    ],
+    [
+      'GET /orders/by-number/ of 900 characters',
+      `/orders/by-number/${'n'.repeat(900)}`,
+      undefined,
+      404,
+      `order "${'n'.repeat(492)}…`,
+    ],
+    ['GET /products/%zz', '/products/%zz', undefined, 400, expect.stringContaining('%zz')],
+    [
+      'GET /products/ with an id of 2,000 characters',
+      `/products/${'a'.repeat(2000)}`,
+      undefined,
+      { express: 400, fastify: 414 },
+      expect.any(String),
+    ],
+    ['GET /products with a 20 KB query', `/products?tz=${'a'.repeat(20_000)}`, undefined, 431, HEADERS_TOO_LARGE],
+  ];
+  it.each(cases)(
+    'should answer %s in the shape { statusCode, message, error }, its message bounded',
+    async (_label, path, body, statuses, message) => {
+      const res = body
+        ? await catalog.http().post(path).set('content-type', 'application/json').send(body())
+        : await catalog.http().get(path);
+      const status = typeof statuses === 'number' ? statuses : statuses[platform];
+      expect([res.status, res.body]).toEqual([status, { statusCode: status, message, error: STATUS_CODES[status] }]);
+      expect(JSON.stringify(res.body).length).toBeLessThan(12_000);
+    },
+  );
 
   it('should cap page sizes: limit=1e9 is 400, not a billion rows', async () => {
     await catalog.http().get('/products?limit=1e9').expect(400, {

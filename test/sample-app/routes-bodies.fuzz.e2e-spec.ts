@@ -16,7 +16,8 @@ import {
   validHex,
 } from '../../src/core/object-id-arbitraries.fixture.js';
 import { CATALOG_PLATFORMS, UNKNOWN_ID } from './catalog-test-app.js';
-import { FuzzCatalog, PROPERTY_TIMEOUT_MS, RUNS, type Method } from './fuzz/fuzz-catalog.js';
+import { FuzzCatalog, HOSTILE_RUNS, PROPERTY_TIMEOUT_MS, RUNS, type Method } from './fuzz/fuzz-catalog.js';
+import { hostileFormBody, hostileValue } from './fuzz/hostile-arbitraries.js';
 import { json, objectJson } from './fuzz/request-text.js';
 import { anyCase, bodyArbitraries, FORBIDDEN_KEYS, PROTO_KEYS } from './fuzz/route-arbitraries.js';
 
@@ -168,6 +169,70 @@ describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platfor
             },
           ),
           RUNS,
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
+  });
+
+  describe('hostile bodies (#15)', () => {
+    const { mutate } = bodyArbitraries(stableIdAnyCase);
+    const item = () => ({ productId: json(fuzz.stable[1]!.id), quantity: '2' });
+    /** Every write route, the valid body its hostile ones are made from, the statuses it may answer. */
+    const targets = (): [Method, string, Record<string, string>, number[]][] => [
+      ['post', '/categories', { name: json('Hostile category') }, [201, 400, 409, 413]],
+      [
+        'post',
+        '/products',
+        { name: json('Hostile product'), price: '9.99', categoryId: json(fuzz.categoryId) },
+        [201, 400, 409, 413, 422],
+      ],
+      ['patch', `/products/${fuzz.patchTarget}`, { price: '3.5', slug: json('patched') }, [200, 400, 409, 413, 422]],
+      ['post', '/orders', { items: `[${objectJson(Object.entries(item()))}]` }, [201, 400, 413, 422]],
+    ];
+    /** Order lines: hostile values as lines, or valid lines with hostile fields and keys. */
+    const hostileItems = () =>
+      fc
+        .array(fc.oneof(mutate(item(), hostileValue), hostileValue), { minLength: 1, maxLength: 3 })
+        .map((items) => `[${items.join(',')}]`);
+
+    it(
+      'should answer every write route with a 2xx/4xx in the app shape, within the CPU bound, for deep, huge, prototype-keyed, edge-number and broken-text bodies',
+      async () => {
+        const hostile = fc.constantFrom(...targets()).chain(([method, path, template, statuses]) =>
+          fc.record({
+            method: fc.constant(method),
+            path: fc.constant(path),
+            statuses: fc.constant(statuses),
+            body: fc.oneof(
+              { weight: 1, arbitrary: hostileValue },
+              {
+                weight: 3,
+                arbitrary: mutate(template, path === '/orders' ? fc.oneof(hostileValue, hostileItems()) : hostileValue),
+              },
+            ),
+          }),
+        );
+        await fc.assert(
+          fc.asyncProperty(hostile, async ({ method, path, statuses, body }) => {
+            await fuzz.sendBody(method, path, body, statuses);
+          }),
+          HOSTILE_RUNS,
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
+
+    it(
+      'should answer form bodies (deep brackets, floods of pairs, prototype paths) with a 2xx/4xx in the app shape, within the CPU bound',
+      async () => {
+        const keys = ['name', 'slug', 'price', 'categoryId', 'relatedIds', 'items', 'productId', 'quantity'];
+        const form = fc.tuple(fc.constantFrom(...targets()), hostileFormBody(keys));
+        await fc.assert(
+          fc.asyncProperty(form, async ([[method, path, , statuses], body]) => {
+            await fuzz.sendBody(method, path, body, statuses, 'application/x-www-form-urlencoded');
+          }),
+          HOSTILE_RUNS,
         );
       },
       PROPERTY_TIMEOUT_MS,

@@ -10,13 +10,18 @@ import fc from 'fast-check';
 import { HEX24 } from '../../src/core/object-id-arbitraries.fixture.js';
 import { FASTIFY_MAX_PARAM_LENGTH } from '../../sample-app/create-catalog-app.js';
 import { CATALOG_PLATFORMS } from './catalog-test-app.js';
-import { FuzzCatalog, PROPERTY_TIMEOUT_MS, RUNS, type Method } from './fuzz/fuzz-catalog.js';
+import { FuzzCatalog, HOSTILE_RUNS, PROPERTY_TIMEOUT_MS, RUNS, type Method } from './fuzz/fuzz-catalog.js';
+import { hostileSegment, urlTooLong } from './fuzz/hostile-arbitraries.js';
 import { encode, isWellFormed, sentSegment } from './fuzz/request-text.js';
 import { anyCase, pathSegment } from './fuzz/route-arbitraries.js';
 
 describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platform) => {
-  /** The refusal a segment gets: 400 from the pipe, or Fastify's own 414 past the app's maxParamLength. */
-  const refusal = (raw: string) => (platform === 'fastify' && raw.length > FASTIFY_MAX_PARAM_LENGTH ? 414 : 400);
+  /**
+   * The refusal a segment gets: 400 from the pipe (or the router, for a lone
+   * surrogate's bytes, which do not decode), or Fastify's 414 past the app's maxParamLength.
+   */
+  const refusal = (raw: string) =>
+    platform === 'fastify' && isWellFormed(raw) && raw.length > FASTIFY_MAX_PARAM_LENGTH ? 414 : 400;
   let fuzz: FuzzCatalog;
   const stableIdAnyCase = anyCase(() => fuzz.stable.map((p) => p.id));
   const segment = pathSegment(stableIdAnyCase);
@@ -25,6 +30,40 @@ describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platfor
     fuzz = await FuzzCatalog.start(platform);
   });
   afterAll(() => fuzz?.close());
+
+  describe('hostile path parameters (#15)', () => {
+    /** Route, and whether its parameter is an id (else any text: a slug or an order number, 404 when unknown). */
+    const routes: [Method, (s: string) => string, boolean][] = [
+      ['get', (s) => `/products/${s}`, true],
+      ['get', (s) => `/orders/${s}`, true],
+      ['get', (s) => `/object-ids/${s}/decode`, true],
+      ['patch', (s) => `/products/${s}`, true],
+      ['delete', (s) => `/products/${s}`, true],
+      ['get', (s) => `/products/by-slug/${s}`, false],
+      ['get', (s) => `/orders/by-number/${s}`, false],
+    ];
+
+    it(
+      'should answer long, number-like and broken-text segments on every route with 400 (404 for text), 414/431 when too long, in the app shape, within the CPU bound',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...routes), hostileSegment, async ([method, path, isId], raw) => {
+            const url = path(encode(raw));
+            const ex = await fuzz.exchange(method, url, method === 'patch' ? '{}' : undefined);
+            fuzz.expectSane(ex, sentSegment(raw));
+            const expected = urlTooLong(url)
+              ? 431
+              : isId || !isWellFormed(raw) || refusal(raw) === 414
+                ? refusal(raw)
+                : 404;
+            expect([url.length, ex.res.status]).toEqual([url.length, expected]);
+          }),
+          HOSTILE_RUNS,
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
+  });
 
   describe('path parameters', () => {
     /** Routes with an id parameter, and the answer a valid id gets. */

@@ -9,9 +9,10 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { anyInput, HEX24, nearMissHex, validHex } from '../../src/core/object-id-arbitraries.fixture.js';
 import { CATALOG_PLATFORMS, HEX_ID } from './catalog-test-app.js';
-import { FuzzCatalog, PROPERTY_TIMEOUT_MS, RUNS } from './fuzz/fuzz-catalog.js';
+import { FuzzCatalog, HOSTILE_RUNS, PROPERTY_TIMEOUT_MS, RUNS } from './fuzz/fuzz-catalog.js';
+import { hostileQueryPairs, urlTooLong } from './fuzz/hostile-arbitraries.js';
 import { asText, queryString } from './fuzz/request-text.js';
-import { anyCase, queryKey, queryValue } from './fuzz/route-arbitraries.js';
+import { anyCase, LIST_KEYS, queryKey, queryValue } from './fuzz/route-arbitraries.js';
 
 describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platform) => {
   let fuzz: FuzzCatalog;
@@ -89,6 +90,32 @@ describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platfor
     );
 
     it(
+      'should answer hostile queries (deep brackets, floods of pairs, edge numbers, long and broken text) with 200/400 in the app shape, or 431 past the URL limit, within the CPU bound (#15)',
+      async () => {
+        const routes: [string, string[]][] = [
+          ['/products', LIST_KEYS],
+          ['/object-ids/generate', ['count']],
+        ];
+        const request = fc
+          .constantFrom(...routes)
+          .chain(([path, keys]) => hostileQueryPairs(keys).map((pairs) => `${path}${queryString(pairs)}`))
+          .filter((url) => urlTooLong(url) !== undefined);
+        await fc.assert(
+          fc.asyncProperty(request, async (url) => {
+            const ex = await fuzz.exchange('get', url);
+            // The ids GET /object-ids/generate made are new, not ones a response must not name.
+            const generated = url.startsWith('/object-ids/') && ex.res.status === 200 ? ex.res.body.ids : [];
+            fuzz.expectSane(ex, `${decodeURIComponentSafely(url)} ${generated.join(' ')}`);
+            const allowed = urlTooLong(url) ? [431] : [200, 400];
+            expect([url.length, allowed.includes(ex.res.status) ? 'ok' : ex.res.status]).toEqual([url.length, 'ok']);
+          }),
+          HOSTILE_RUNS,
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
+
+    it(
       'should answer GET /object-ids/generate with count distinct new ids for 1..100, else 400',
       async () => {
         const count = fc.oneof(
@@ -122,3 +149,12 @@ describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platfor
     );
   });
 });
+
+/** The URL and, where it decodes, its decoded text: what a response may echo. */
+function decodeURIComponentSafely(url: string): string {
+  try {
+    return `${url} ${decodeURIComponent(url)}`;
+  } catch {
+    return url;
+  }
+}

@@ -44,17 +44,21 @@ export const objectJson = (entries: [string, string][]) =>
  * letters can turn `０…` or `a中b…` into 24 hex characters).
  */
 export function sentBody(body: string): string {
-  const strings: string[] = [];
-  const collect = (value: unknown): void => {
-    if (typeof value === 'string') strings.push(value);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
-  };
+  const strings = new Set<string>();
+  let parsed: unknown;
   try {
-    collect(JSON.parse(body));
+    parsed = JSON.parse(body);
   } catch {
-    // not JSON: nothing is derived from it
+    return body; // not JSON: nothing is derived from it
   }
-  return [body, ...strings.map(slugify)].join(' ');
+  // A loop, not recursion: fuzzed bodies nest 10,000 levels deep.
+  const stack = [parsed];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') strings.add(value);
+    else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) stack.push(item);
+  }
+  return [body, ...[...strings].map(slugify)].join(' ');
 }
 
 /** A fuzzed value as text for a path segment or a query value. */

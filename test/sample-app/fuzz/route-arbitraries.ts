@@ -71,7 +71,8 @@ export const pathSegment = (stableIdAnyCase: fc.Arbitrary<string>) =>
     )
     .filter((s) => s.length > 0);
 
-const LIST_KEYS = ['limit', 'after', 'categoryId', 'ids', 'createdFrom', 'createdTo', 'createdOn', 'tz'];
+/** The query keys GET /products reads. */
+export const LIST_KEYS = ['limit', 'after', 'categoryId', 'ids', 'createdFrom', 'createdTo', 'createdOn', 'tz'];
 
 /** Query keys: GET /products' own, with bracket and operator suffixes, prototype names, and anything. */
 export const queryKey = fc.oneof(
