@@ -4,7 +4,8 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { ObjectIdModule, ObjectIdValidationPipe } from 'nestjs-objectid';
 import { SequenceModule } from 'nestjs-objectid/sequence';
 import { ObjectIdSerializerModule } from 'nestjs-objectid/serialization';
-import { CATALOG_OPTIONS, type CatalogAppOptions } from './catalog-options.interface.js';
+import type { CatalogAppOptions } from './catalog-options.interface.js';
+import { CatalogOptionsModule } from './catalog-options.module.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { HttpErrorShapeFilter } from './common/filters/http-error-shape.filter.js';
 import { BodyShapePipe } from './common/pipes/body-shape.pipe.js';
@@ -43,6 +44,8 @@ export class AppModule {
           retryDelay: 500,
           ...options.mongoose,
         }),
+        // The options the app was created with, for any module that reads them (orders: their numbering).
+        CatalogOptionsModule.forRoot(options),
         ObjectIdModule.forRoot({ isGlobal: true }),
         // ObjectIdSerializerInterceptor for every route: mappers return ObjectIds, clients get lowercase hex.
         ObjectIdSerializerModule,
@@ -58,7 +61,6 @@ export class AppModule {
         HealthModule,
       ],
       providers: [
-        { provide: CATALOG_OPTIONS, useValue: options },
         DatabaseLifecycle,
         // First, before validation: a bound on the body's depth, list lengths and size (400/413).
         { provide: APP_PIPE, useValue: new BodyShapePipe() },

@@ -4,6 +4,9 @@ import type { MongooseModuleOptions } from '@nestjs/mongoose';
 /** HTTP platforms the catalog runs on. */
 export type CatalogPlatform = 'express' | 'fastify';
 
+/** How orders take their number; see {@link CatalogAppOptions.orderNumbers}. */
+export type OrderNumbering = 'fast' | 'gap-free';
+
 /** Options of {@link createCatalogApp} (and of `AppModule.forRoot`). */
 export interface CatalogAppOptions {
   /** MongoDB connection string. */
@@ -22,6 +25,16 @@ export interface CatalogAppOptions {
   logger?: LoggerService | LogLevel[] | false;
   /** Extra driver/mongoose options, e.g. `{ monitorCommands: true }` in tests. */
   mongoose?: Omit<MongooseModuleOptions, 'uri' | 'dbName'>;
+  /**
+   * How orders take their number. `fast`: one atomic `$inc` on the counter, then
+   * the insert — concurrent orders never wait on each other, but a failure
+   * between the two leaves a gap. `gap-free`: both in one transaction, so a
+   * number is taken only with its order — concurrent orders queue on the
+   * counter document (MongoDB retries them as transient transaction errors).
+   * `npm start` reads it from `ORDER_NUMBERS`.
+   * @default 'fast'
+   */
+  orderNumbers?: OrderNumbering;
   /** Source of "now" for order numbers (their year); tests cross New Year with it. */
   clock?: () => Date;
   /** Runs last during shutdown, after HTTP and the mongoose connection are closed (main.ts stops the embedded server here). */

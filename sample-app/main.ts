@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import type { CatalogPlatform } from './catalog-options.interface.js';
+import type { CatalogPlatform, OrderNumbering } from './catalog-options.interface.js';
 import { createCatalogApp, DOCS_PATH, hasSwaggerUi } from './create-catalog-app.js';
 import { startDatabase } from './database/start-database.js';
 
 /**
  * `npm start`: the sample catalog on http://localhost:3000.
  * Environment: `MONGO_URL` (default: embedded in-memory server), `PORT` (3000),
- * `PLATFORM` (`express` or `fastify`).
+ * `PLATFORM` (`express` or `fastify`), `ORDER_NUMBERS` (`fast` or `gap-free`).
  */
 async function bootstrap(): Promise<void> {
   const logger = new Logger('Catalog');
@@ -19,6 +19,10 @@ async function bootstrap(): Promise<void> {
   if (platform !== 'express' && platform !== 'fastify') {
     throw new Error(`PLATFORM must be "express" or "fastify", got "${platform}"`);
   }
+  const orderNumbers = (process.env.ORDER_NUMBERS ?? 'fast') as OrderNumbering;
+  if (orderNumbers !== 'fast' && orderNumbers !== 'gap-free') {
+    throw new Error(`ORDER_NUMBERS must be "fast" or "gap-free", got "${orderNumbers}"`);
+  }
 
   const docs = hasSwaggerUi(platform) ? DOCS_PATH : `${DOCS_PATH}-json`;
 
@@ -29,7 +33,12 @@ async function bootstrap(): Promise<void> {
 
   let app;
   try {
-    app = await createCatalogApp({ mongoUri: database.uri, platform, onShutdown: () => database.stop() });
+    app = await createCatalogApp({
+      mongoUri: database.uri,
+      platform,
+      orderNumbers,
+      onShutdown: () => database.stop(),
+    });
   } catch (error) {
     await database.stop();
     throw error;

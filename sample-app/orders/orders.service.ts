@@ -1,7 +1,8 @@
-import { Injectable, NotFoundException, UnprocessableEntityException, type OnModuleInit } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import type { Model, Types } from 'mongoose';
+import { Inject, Injectable, NotFoundException, UnprocessableEntityException, type OnModuleInit } from '@nestjs/common';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
+import type { ClientSession, Connection, Model, Types } from 'mongoose';
 import { SequenceService } from 'nestjs-objectid/sequence';
+import { CATALOG_OPTIONS, type CatalogAppOptions } from '../catalog-options.interface.js';
 import { ProductsService } from '../products/products.service.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { OrderResponse } from './dto/order.response.js';
@@ -19,6 +20,8 @@ export class OrdersService implements OnModuleInit {
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly products: ProductsService,
     private readonly sequences: SequenceService,
+    @InjectConnection() private readonly connection: Connection,
+    @Inject(CATALOG_OPTIONS) private readonly options: CatalogAppOptions,
   ) {}
 
   /** The unique index on `number` must exist before the first order. */
@@ -31,9 +34,10 @@ export class OrdersService implements OnModuleInit {
    * rejected order (422) consumes no number. The number is one atomic
    * `findOneAndUpdate` on the counter: concurrent orders (in any number of
    * processes) never share a number. A gap remains possible if the database
-   * fails between taking the number and inserting the order; a gap-free
-   * variant would run both in one transaction (`nextFormatted(name, { session })`),
-   * at the cost of serialising concurrent orders on the counter document.
+   * fails between taking the number and inserting the order. With
+   * `orderNumbers: 'gap-free'` both run in one transaction
+   * (`nextFormatted(name, { session })`): no gap, at the cost of serialising
+   * concurrent orders on the counter document.
    */
   async create(dto: CreateOrderDto): Promise<OrderResponse> {
     const ids = dto.items.map((item) => item.productId);
@@ -50,9 +54,18 @@ export class OrdersService implements OnModuleInit {
       unitPrice: products.find((product) => product._id.equals(item.productId))!.price,
     }));
     const total = items.reduce((sum, item) => sum + cents(item.unitPrice) * item.quantity, 0) / 100;
-    const number = await this.sequences.nextFormatted(ORDER_SEQUENCE);
-    const order = await this.orders.create({ number, items, total });
-    return toOrderResponse(order.toObject());
+    const order =
+      this.options.orderNumbers === 'gap-free'
+        ? // Connection#transaction retries the whole callback on a TransientTransactionError (a write conflict on the counter).
+          await this.connection.transaction((session) => this.insertNumbered(items, total, session))
+        : await this.insertNumbered(items, total);
+    return toOrderResponse(order);
+  }
+
+  private async insertNumbered(items: Order['items'], total: number, session?: ClientSession): Promise<Order> {
+    const number = await this.sequences.nextFormatted(ORDER_SEQUENCE, { session });
+    const [order] = await this.orders.create([{ number, items, total }], { session });
+    return order.toObject();
   }
 
   async findById(id: Types.ObjectId): Promise<OrderResponse> {
