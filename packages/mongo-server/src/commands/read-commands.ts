@@ -3,7 +3,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
-import { bsonEquals, compareBson } from '../bson/bson-compare.js';
+import { bsonEquals, bsonTag, compareBson } from '../bson/bson-compare.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { compileFilter, mingoOptions, projectDocuments, withMingoErrors } from '../query/query-context.js';
@@ -121,14 +121,52 @@ const count: CommandHandler = (cmd, ctx) => {
   return { n, ok: 1 };
 };
 
+/** Whether `value` is a document to descend into (not an array, a Date or a BSON value such as ObjectId). */
+function isSubDocument(value: unknown): value is Document {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    bsonTag(value) === undefined
+  );
+}
+
+/**
+ * The values at `path` in `doc`, descending through arrays, by own properties
+ * only. For paths with a `__proto__` part, which mingo's `resolve` refuses
+ * (for its own safety) although MongoDB serves them like any field name.
+ */
+function ownPathValue(doc: unknown, segments: string[]): unknown {
+  const values: unknown[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (depth === segments.length) {
+      values.push(value);
+      return;
+    }
+    const segment = segments[depth]!;
+    if (Array.isArray(value)) {
+      for (const item of value) if (isSubDocument(item)) walk(item, depth);
+    } else if (isSubDocument(value) && Object.hasOwn(value, segment)) {
+      walk(value[segment], depth + 1);
+    }
+  };
+  walk(doc, 0);
+  return values.length === 1 ? values[0] : values.length === 0 ? undefined : values;
+}
+
 const distinct: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'distinct');
   const key: unknown = cmd.key;
   if (typeof key !== 'string')
     throw new CommandError('TypeMismatch', "BSON field 'distinct.key' is missing or not a string");
   const values: unknown[] = [];
+  const segments = key.split('.');
+  const valueOf = segments.includes('__proto__')
+    ? (doc: Document) => ownPathValue(doc, segments)
+    : (doc: Document) => resolve(doc, key);
   for (const doc of matchingDocuments(ctx.view(name), optionalDocument(cmd, 'query'))) {
-    const value: unknown = resolve(doc, key);
+    const value: unknown = valueOf(doc);
     const candidates = Array.isArray(value) ? value.flat() : [value];
     for (const v of candidates) {
       OperationBudget.tick();

@@ -45,10 +45,7 @@ export const UPDATE_OPERATORS = [
 ];
 /** Aggregation stages, including the ones the server refuses. */
 export const PIPELINE_STAGES = [
-  // Left out for now (#15), to be put back with its fix: mingo's $sample stops only when it has
-  // drawn exactly `size` documents, so `{ $sample: {} }` or a size of 1.5 draws until the process
-  // runs out of memory and dies.
-  ...names(pipelineOperators).filter((stage) => stage !== '$sample'),
+  ...names(pipelineOperators),
   ...['$collStats', '$indexStats', '$changeStream', '$currentOp', '$geoNear', '$search', '$listSessions'],
 ];
 /** Expression, accumulator, window and projection operators, and system variables. */

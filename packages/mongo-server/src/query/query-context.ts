@@ -18,6 +18,7 @@ import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
+import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
 import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
@@ -127,6 +128,7 @@ const BSON_EXPRESSION_OPERATORS = {
 };
 
 const BSON_PIPELINE_OPERATORS = {
+  $sample: sampleStage,
   $sort: (collection: Iterator, spec: SortSpec): Iterator =>
     collection.transform((docs: Document[]) => Lazy(sortDocuments(docs, spec))),
   // Any $match (not only a leading one, also inside $lookup/$facet) builds a mingo Query.
