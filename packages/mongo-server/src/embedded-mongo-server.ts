@@ -1,5 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
+import { ObjectId } from 'bson';
+
 import { CommandRouter } from './commands/command-router.js';
 import { FailCommandFailPoint } from './commands/fail-command-fail-point.js';
 import { CursorRegistry } from './cursor/cursor-registry.js';
@@ -67,6 +69,8 @@ export class EmbeddedMongoServer {
   private readonly router: CommandRouter;
   private readonly connections = new Set<WireConnection>();
   private nextConnectionId = 1;
+  /** hello's `topologyVersion.processId`, new per {@link listen}: to clients, a listen after a close is a restarted server. */
+  private processId = new ObjectId();
 
   private constructor(options: EmbeddedMongoServerOptions) {
     this.host = options.host ?? '127.0.0.1';
@@ -117,6 +121,7 @@ export class EmbeddedMongoServer {
     });
     const address = server.address();
     if (address && typeof address === 'object') this.boundPort = address.port;
+    this.processId = new ObjectId();
     this.server = server;
   }
 
@@ -162,6 +167,7 @@ export class EmbeddedMongoServer {
       host: this.host,
       port: this.boundPort,
       connectionId: this.nextConnectionId++,
+      processId: this.processId,
     });
     this.connections.add(connection);
     socket.once('close', () => this.connections.delete(connection));

@@ -1,6 +1,7 @@
 import { type Document, Long, ObjectId, Timestamp } from 'bson';
 
 import { typeAlias } from '../query/element-operators.js';
+import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
 import { checkSessionId, collectionName, optionalDocumentArray } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -39,13 +40,16 @@ function helloReply(ctx: CommandContext, legacy: boolean): Document {
     minWireVersion: 0,
     maxWireVersion: MAX_WIRE_VERSION,
     readOnly: false,
+    // Present, the driver monitors with the streaming protocol (awaitable hello; see awaitable-hello.ts).
+    topologyVersion: topologyVersion(ctx.server),
     ok: 1,
   };
   return reply;
 }
 
-const hello: CommandHandler = (_cmd, ctx) => helloReply(ctx, false);
-const isMaster: CommandHandler = (_cmd, ctx) => helloReply(ctx, true);
+// The wait of an awaitable hello happens before it runs (WireConnection); here its arguments are checked.
+const hello: CommandHandler = (cmd, ctx) => (helloAwaitTimeMS(cmd, ctx.server), helloReply(ctx, false));
+const isMaster: CommandHandler = (cmd, ctx) => (helloAwaitTimeMS(cmd, ctx.server), helloReply(ctx, true));
 
 const buildInfo: CommandHandler = () => ({
   version: '7.0.0',

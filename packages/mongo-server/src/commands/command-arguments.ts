@@ -127,7 +127,8 @@ const BIN_DATA_TYPES = [
   'vector',
 ];
 
-function wrongType(label: string, value: unknown, expected: string): CommandError {
+/** mongod's IDL answer for a field of the wrong type: TypeMismatch naming the field and both types. */
+export function wrongType(label: string, value: unknown, expected: string): CommandError {
   return new CommandError(
     'TypeMismatch',
     `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected type '${expected}'`,

@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import type { Document, ObjectId } from 'bson';
 
 import type { CursorRegistry } from '../cursor/cursor-registry.js';
 import type { SessionRegistry } from '../session/session-registry.js';
@@ -12,6 +12,8 @@ export interface ServerInfo {
   readonly host: string;
   readonly port: number;
   readonly connectionId: number;
+  /** hello's `topologyVersion.processId`: new each time the server starts listening, as a restarted mongod's. */
+  readonly processId: ObjectId;
   /** `client.application.name` from the connection's handshake (what `failCommand`'s `appName` matches). */
   appName?: string;
   /**

@@ -77,8 +77,8 @@ export function parseOpMsg(frame: Buffer): OpMsgRequest {
 
 let nextRequestId = 1;
 
-/** Encodes an OP_MSG reply with a single body section. */
-export function encodeOpMsg(responseTo: number, body: Document): Buffer {
+/** Encodes an OP_MSG reply with a single body section (`flags`: `moreToCome` for a reply of an exhaust stream). */
+export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buffer {
   const doc = encodeDocument(body);
   const length = HEADER_SIZE + 4 + 1 + doc.length;
   const out = Buffer.allocUnsafe(length);
@@ -86,7 +86,7 @@ export function encodeOpMsg(responseTo: number, body: Document): Buffer {
   out.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
   out.writeInt32LE(responseTo, 8);
   out.writeInt32LE(OpCode.OP_MSG, 12);
-  out.writeUInt32LE(0, 16);
+  out.writeUInt32LE(flags, 16);
   out.writeUInt8(0, 20);
   out.set(doc, 21);
   return out;

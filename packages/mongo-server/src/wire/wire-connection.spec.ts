@@ -6,6 +6,7 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 
+import { ObjectId } from 'bson';
 import { MongoClient } from 'mongodb';
 
 import type { CommandOutcome, CommandRouter } from '../commands/command-router.js';
@@ -136,7 +137,7 @@ describe('WireConnection outcomes that come later', () => {
   async function closesAfter(outcome: () => CommandOutcome): Promise<void> {
     const router = { execute: outcome } as unknown as CommandRouter;
     const listener = createServer(
-      (socket) => new WireConnection(socket, router, { host: '', port: 0, connectionId: 1 }),
+      (socket) => new WireConnection(socket, router, { host: '', port: 0, connectionId: 1, processId: new ObjectId() }),
     );
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const { port } = listener.address() as { port: number };

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 
 import type { Document } from 'bson';
 
+import { helloAwaitTimeMS } from '../commands/awaitable-hello.js';
 import type { ServerInfo } from '../commands/command-context.js';
 import type { CommandOutcome, CommandRouter } from '../commands/command-router.js';
 import { CommandError, ErrorCode } from '../commands/command-error.js';
@@ -12,6 +13,17 @@ import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
 const HANDSHAKE_COMMANDS = new Set(['isMaster', 'ismaster', 'hello']);
+
+/**
+ * Least time between two replies of an exhaust stream: a client asking for
+ * `maxAwaitTimeMS: 0` would otherwise get an endless burst of replies.
+ */
+const MIN_STREAM_INTERVAL_MS = 100;
+
+/** A hello of the streaming monitoring protocol: it carries the `topologyVersion` the client last saw. */
+function isAwaitableHello(body: Document): boolean {
+  return HANDSHAKE_COMMANDS.has(Object.keys(body)[0] ?? '') && body.topologyVersion !== undefined;
+}
 
 /**
  * One client connection: frames the byte stream, runs each request through
@@ -27,6 +39,15 @@ const HANDSHAKE_COMMANDS = new Set(['isMaster', 'ismaster', 'hello']);
  * 1.6 GB); now such a client stalls only itself, holding about one reply, and
  * its further requests wait in the kernel's and the client's buffers. Replies
  * stay in request order.
+ *
+ * Streaming monitoring: an awaitable hello (with the `topologyVersion` the
+ * client last saw and `maxAwaitTimeMS`) is answered after its wait; sent with
+ * `exhaustAllowed`, its replies carry `moreToCome` and keep coming, one per
+ * `maxAwaitTimeMS`, until the connection closes — MongoDB's streaming
+ * protocol, which the driver uses whenever hello reports a `topologyVersion`.
+ * Without it the driver polls with a hello on the monitoring connection after
+ * every pool error, and mongodb 7.8 can wait for ever for `drain` on a socket
+ * closed during that write: the server then stays Unknown to that client.
  */
 export class WireConnection {
   private readonly framer = new MessageFramer();
@@ -163,8 +184,8 @@ export class WireConnection {
     if (opCode === OpCode.OP_MSG) {
       const request = this.parse(frame, parseOpMsg, (reply) => encodeOpMsg(requestId, reply));
       if (!request) return;
-      const outcome = this.router.execute(request.body, this.info);
-      this.respond(outcome, (reply) => encodeOpMsg(request.requestId, reply), !request.moreToCome);
+      const exhaustAllowed = (request.flags & OpMsgFlags.exhaustAllowed) !== 0;
+      this.runOpMsg(request.body, request.requestId, !request.moreToCome, exhaustAllowed);
       return;
     }
     if (opCode === OpCode.OP_QUERY) {
@@ -187,6 +208,60 @@ export class WireConnection {
       return;
     }
     throw new WireProtocolError(`opcode ${opCode} is not supported; send OP_MSG (2013)`, frame.readInt32LE(4));
+  }
+
+  /** Runs an OP_MSG command, after the wait of an awaitable hello (its arguments' errors are the router's to answer). */
+  private runOpMsg(body: Document, responseTo: number, expectsReply: boolean, exhaustAllowed: boolean): void {
+    let wait = 0;
+    if (isAwaitableHello(body)) {
+      try {
+        wait = helloAwaitTimeMS(body, this.info);
+      } catch {
+        // The router answers the same error.
+      }
+    }
+    if (wait === 0) {
+      this.answerOpMsg(body, responseTo, expectsReply, exhaustAllowed);
+      return;
+    }
+    this.delayTimer = setTimeout(() => {
+      this.delayTimer = undefined;
+      if (this.socket.destroyed) return;
+      this.guarded(() => this.answerOpMsg(body, responseTo, expectsReply, exhaustAllowed));
+      this.runPending();
+    }, wait);
+  }
+
+  /**
+   * Runs the command and answers it. An awaitable hello sent with
+   * `exhaustAllowed` is answered with `moreToCome` and run again, as the
+   * next request of the stream, with the `topologyVersion` just sent.
+   */
+  private answerOpMsg(body: Document, responseTo: number, expectsReply: boolean, exhaustAllowed: boolean): void {
+    const outcome = this.router.execute(body, this.info);
+    const reply = outcome.reply;
+    const streams =
+      exhaustAllowed && expectsReply && isAwaitableHello(body) && reply?.ok === 1 && !outcome.delayMS && !outcome.later;
+    if (!streams) {
+      this.respond(outcome, (answer) => encodeOpMsg(responseTo, answer), expectsReply);
+      return;
+    }
+    const frame = encodeOpMsg(responseTo, reply, OpMsgFlags.moreToCome);
+    this.socket.write(frame);
+    // mongod answers each reply of a stream to the one before it.
+    this.continueStream({ ...body, topologyVersion: reply.topologyVersion as unknown }, frame.readInt32LE(4));
+  }
+
+  /** Sends the next reply of an exhaust stream after its wait; a client that does not read misses turns instead of filling memory. */
+  private continueStream(next: Document, previousId: number): void {
+    const wait = Math.max(MIN_STREAM_INTERVAL_MS, helloAwaitTimeMS(next, this.info));
+    this.delayTimer = setTimeout(() => {
+      this.delayTimer = undefined;
+      if (this.socket.destroyed) return;
+      if (this.socket.writableNeedDrain) this.continueStream(next, previousId);
+      else this.guarded(() => this.answerOpMsg(next, previousId, true, true));
+      this.runPending();
+    }, wait);
   }
 
   /** Closes the connection for a frame it cannot serve, answering ProtocolError first when the frame's id is known. */
