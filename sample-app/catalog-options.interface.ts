@@ -30,7 +30,7 @@ export interface CatalogAppOptions {
    * the insert — concurrent orders never wait on each other, but a failure
    * between the two leaves a gap. `gap-free`: both in one transaction, so a
    * number is taken only with its order — concurrent orders queue on the
-   * counter document (MongoDB retries them as transient transaction errors).
+   * counter document, retried for up to 5 s on a busy counter (then 503).
    * `npm start` reads it from `ORDER_NUMBERS`.
    * @default 'fast'
    */

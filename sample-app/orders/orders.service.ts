@@ -1,9 +1,18 @@
-import { Inject, Injectable, NotFoundException, UnprocessableEntityException, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+  UnprocessableEntityException,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import type { ClientSession, Connection, Model, Types } from 'mongoose';
+import { isDatabaseUnavailableError } from 'nestjs-objectid';
 import { SequenceService } from 'nestjs-objectid/sequence';
 import { CATALOG_OPTIONS, type CatalogAppOptions } from '../catalog-options.interface.js';
 import { ProductsService } from '../products/products.service.js';
+import { hasErrorLabel, runBoundedTransaction } from './bounded-transaction.js';
 import type { CreateOrderDto } from './dto/create-order.dto.js';
 import type { OrderResponse } from './dto/order.response.js';
 import { Order } from './schemas/order.schema.js';
@@ -11,11 +20,20 @@ import { Order } from './schemas/order.schema.js';
 /** Name of the sequence that numbers orders (defined in `AppModule`). */
 export const ORDER_SEQUENCE = 'orders';
 
+/** How long a gap-free order retries its transaction on a busy counter before it answers 503. */
+export const ORDER_TRANSACTION_BUDGET_MS = 5000;
+
+/** The message of that 503. */
+export const ORDER_NUMBERS_BUSY_MESSAGE = 'too many orders at once, try again';
+
 const cents = (amount: number) => Math.round(amount * 100);
 
 /** Orders: validated against the products, numbered by `SequenceService`. */
 @Injectable()
 export class OrdersService implements OnModuleInit {
+  /** The last gap-free order of this process to run, see {@link oneAtATime}. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly products: ProductsService,
@@ -56,10 +74,42 @@ export class OrdersService implements OnModuleInit {
     const total = items.reduce((sum, item) => sum + cents(item.unitPrice) * item.quantity, 0) / 100;
     const order =
       this.options.orderNumbers === 'gap-free'
-        ? // Connection#transaction retries the whole callback on a TransientTransactionError (a write conflict on the counter).
-          await this.connection.transaction((session) => this.insertNumbered(items, total, session))
+        ? await this.insertNumberedInTransaction(items, total)
         : await this.insertNumbered(items, total);
     return toOrderResponse(order);
+  }
+
+  /**
+   * Number and order in one transaction, retried on write conflicts with the
+   * orders of other processes; within ORDER_TRANSACTION_BUDGET_MS of its arrival,
+   * queue included, or 503 "busy" (the app's own 503 when the database is unreachable).
+   */
+  private async insertNumberedInTransaction(items: Order['items'], total: number): Promise<Order> {
+    const deadline = performance.now() + ORDER_TRANSACTION_BUDGET_MS;
+    try {
+      return await this.oneAtATime(() => {
+        const budget = deadline - performance.now();
+        if (budget <= 0) throw new ServiceUnavailableException(ORDER_NUMBERS_BUSY_MESSAGE);
+        return runBoundedTransaction(this.connection, (session) => this.insertNumbered(items, total, session), budget);
+      });
+    } catch (error) {
+      if (hasErrorLabel(error, 'TransientTransactionError') && !isDatabaseUnavailableError(error)) {
+        throw new ServiceUnavailableException(ORDER_NUMBERS_BUSY_MESSAGE, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs gap-free orders of this process one after another. They all write the
+   * same counter document, so concurrent ones could only conflict and retry;
+   * queued, they take their turn in arrival order, and only orders of other
+   * processes compete for the counter.
+   */
+  private oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.queue.then(fn);
+    this.queue = turn.catch(() => undefined);
+    return turn;
   }
 
   private async insertNumbered(items: Order['items'], total: number, session?: ClientSession): Promise<Order> {
