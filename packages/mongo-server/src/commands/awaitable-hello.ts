@@ -36,7 +36,8 @@ function parseTopologyVersion(value: unknown): { processId: ObjectId; counter: b
       throw new CommandError('Location40414', `BSON field 'TopologyVersion.${name}' is missing but a required field`);
     }
   }
-  if (!(fields.processId instanceof ObjectId)) throw wrongType('TopologyVersion.processId', fields.processId, 'objectId');
+  if (!(fields.processId instanceof ObjectId))
+    throw wrongType('TopologyVersion.processId', fields.processId, 'objectId');
   return { processId: fields.processId, counter: counterOf(fields.counter) };
 }
 
