@@ -26,7 +26,14 @@ const swcCommonJs = [swc[0], { ...swc[1], module: { type: 'commonjs' } }];
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.cts$': swcCommonJs, '^.+\\.ts$': swc },
+  transform: {
+    '^.+\\.cts$': swcCommonJs,
+    '^.+\\.ts$': swc,
+    // @fastify/static (Swagger UI's files on Fastify) require()s content-disposition 3, which is ESM
+    // only: Node 20 loads it, Jest's runtime only from Node 24.9 on, so Jest gets it as CommonJS.
+    '/node_modules/content-disposition/.+\\.js$': swcCommonJs,
+  },
+  transformIgnorePatterns: ['^(?!.*/node_modules/content-disposition/).*/node_modules/'],
   moduleFileExtensions: ['ts', 'cts', 'js', 'mjs', 'cjs', 'json'],
   // Sources import each other with the `.js` suffix Node's ESM resolver needs.
   // The sample app imports the library by its package name, as a user would.

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ObjectIdModule, ObjectIdValidationPipe } from 'nestjs-objectid';
+import { ObjectIdModule } from 'nestjs-objectid';
 import { SequenceModule } from 'nestjs-objectid/sequence';
 import { ObjectIdSerializerModule } from 'nestjs-objectid/serialization';
 import type { CatalogAppOptions } from './catalog-options.interface.js';
@@ -9,6 +9,7 @@ import { CatalogOptionsModule } from './catalog-options.module.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { HttpErrorShapeFilter } from './common/filters/http-error-shape.filter.js';
 import { BodyShapePipe } from './common/pipes/body-shape.pipe.js';
+import { RawParamsValidationPipe } from './common/pipes/raw-params-validation.pipe.js';
 import { DatabaseLifecycle } from './database/database-lifecycle.service.js';
 import { DatabaseUnavailableFilter } from './database/database-unavailable.filter.js';
 import { DatabaseUnavailableInterceptor } from './database/database-unavailable.interceptor.js';
@@ -66,9 +67,10 @@ export class AppModule {
         { provide: APP_PIPE, useValue: new BodyShapePipe() },
         // Unknown keys (`$where`, `price.$gt`) are refused, not stripped: the client learns of its mistake.
         // (Prototype keys such as `__proto__` and `constructor` are removed by the pipe before that check.)
+        // Named query and path parameters reach their own strict pipes as sent: `?limit=0x10` stays text.
         {
           provide: APP_PIPE,
-          useValue: new ObjectIdValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+          useValue: new RawParamsValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
         },
         // Nest asks global filters last-registered first: the specific database filter must come last.
         { provide: APP_FILTER, useClass: HttpErrorShapeFilter },

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { Logger, type INestApplication } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -67,13 +66,18 @@ export async function createCatalogApp(options: CatalogAppOptions): Promise<INes
     app = express;
   }
   app.enableShutdownHooks();
-  setUpDocs(app, platform);
+  setUpDocs(app);
   await app.init();
   if (platform === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   return app;
 }
 
-function setUpDocs(app: INestApplication, platform: CatalogAppOptions['platform']): void {
+/**
+ * Swagger UI at `/docs` and the OpenAPI document at `/docs-json`, on both
+ * platforms: on Fastify, @nestjs/swagger serves the UI's assets through
+ * `@fastify/static` (a dev dependency here; an app on Fastify installs it too).
+ */
+function setUpDocs(app: INestApplication): void {
   const config = new DocumentBuilder()
     .setTitle('nestjs-objectid sample catalog')
     .setDescription(
@@ -82,25 +86,5 @@ function setUpDocs(app: INestApplication, platform: CatalogAppOptions['platform'
     )
     .setVersion('1.0')
     .build();
-  const ui = hasSwaggerUi(platform);
-  if (!ui) {
-    new Logger('Docs').warn(
-      `Swagger UI needs @fastify/static on Fastify (npm i -D @fastify/static); serving /${DOCS_PATH}-json only`,
-    );
-  }
-  SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, config), { ui });
-}
-
-/**
- * Whether `/docs` serves Swagger UI: its assets need `@fastify/static` on
- * Fastify; without it only the JSON document (`/docs-json`) is served.
- */
-export function hasSwaggerUi(platform: CatalogAppOptions['platform'] = 'express'): boolean {
-  if (platform !== 'fastify') return true;
-  try {
-    createRequire(import.meta.url).resolve('@fastify/static');
-    return true;
-  } catch {
-    return false;
-  }
+  SwaggerModule.setup(DOCS_PATH, app, () => SwaggerModule.createDocument(app, config));
 }

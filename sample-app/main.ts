@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { CatalogPlatform, OrderNumbering } from './catalog-options.interface.js';
-import { createCatalogApp, DOCS_PATH, hasSwaggerUi } from './create-catalog-app.js';
+import { createCatalogApp, DOCS_PATH } from './create-catalog-app.js';
 import { startDatabase } from './database/start-database.js';
 
 /**
@@ -24,12 +24,10 @@ async function bootstrap(): Promise<void> {
     throw new Error(`ORDER_NUMBERS must be "fast" or "gap-free", got "${orderNumbers}"`);
   }
 
-  const docs = hasSwaggerUi(platform) ? DOCS_PATH : `${DOCS_PATH}-json`;
-
   if (process.env.MONGO_URL) logger.log('Database: connecting to MONGO_URL…');
   const database = await startDatabase();
   logger.log(`Database: ${database.description}`);
-  logger.log(`HTTP: ${platform} on port ${port}; API docs at http://localhost:${port}/${docs}`);
+  logger.log(`HTTP: ${platform} on port ${port}; API docs at http://localhost:${port}/${DOCS_PATH}`);
 
   let app;
   try {
@@ -61,7 +59,7 @@ async function bootstrap(): Promise<void> {
   }
   const url = (await app.getUrl()).replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
   // performance.now() counts from process start: module loading and TypeScript compilation included.
-  logger.log(`Ready in ${Math.round(performance.now())} ms: ${url} — try ${url}/health, docs at ${url}/${docs}`);
+  logger.log(`Ready in ${Math.round(performance.now())} ms: ${url} — try ${url}/health, docs at ${url}/${DOCS_PATH}`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -205,7 +205,7 @@ describe('nest build / nest start (nest-cli.json)', () => {
 
       const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(10_000) });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ status: 'ok', database: 'up' });
+      expect(await response.json()).toEqual({ status: 'ok', dependencies: { database: 'up' } });
 
       // The app closes HTTP, mongoose and the database, then Nest re-raises the signal.
       child.kill('SIGINT');

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthResponse } from './dto/health.response.js';
-import { HealthService } from './health.service.js';
+import { HealthUnavailableResponse } from './dto/health-unavailable.response.js';
+import { HealthService, healthUnavailableBody } from './health.service.js';
 
 @ApiTags('health')
 @Controller('health')
@@ -9,8 +10,12 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
-  @ApiOkResponse({ type: HealthResponse })
-  @ApiServiceUnavailableResponse({ description: 'MongoDB does not answer a ping' })
+  @ApiOkResponse({ type: HealthResponse, description: 'Every dependency answers: dependencies.database is "up"' })
+  @ApiServiceUnavailableResponse({
+    type: HealthUnavailableResponse,
+    description: 'A dependency does not answer: MongoDB does not answer a ping, so dependencies.database is "down"',
+    example: healthUnavailableBody(),
+  })
   check(): Promise<HealthResponse> {
     return this.health.check();
   }

@@ -1,8 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import mongoose, { type Connection } from 'mongoose';
 import { databaseUnavailable } from '../database/database-unavailable.filter.js';
 import type { HealthResponse } from './dto/health.response.js';
+import type { HealthUnavailableResponse } from './dto/health-unavailable.response.js';
+
+/**
+ * The body of `503 GET /health`: the app's usual 503 (`message`, `error`,
+ * `statusCode`, in the order Nest writes them) and then the dependencies.
+ */
+export function healthUnavailableBody(): HealthUnavailableResponse {
+  return {
+    ...(databaseUnavailable().getResponse() as object),
+    dependencies: { database: 'down' },
+  } as HealthUnavailableResponse;
+}
 
 /** Answers whether MongoDB is reachable, by a `ping` on the app's own connection. */
 @Injectable()
@@ -18,10 +30,15 @@ export class HealthService {
     const db = this.connection.db;
     if (this.connection.readyState !== mongoose.ConnectionStates.connected || db === undefined) {
       if (db !== undefined) this.probe(db);
-      throw databaseUnavailable();
+      throw databaseDown();
     }
-    await db.admin().command({ ping: 1 }); // driver errors become 503 in DatabaseUnavailableFilter
-    return { status: 'ok', database: 'up' };
+    try {
+      await db.admin().command({ ping: 1 });
+    } catch (error) {
+      // Whatever the driver says (unreachable, timed out, refused): the database does not answer.
+      throw databaseDown(error);
+    }
+    return { status: 'ok', dependencies: { database: 'up' } };
   }
 
   /**
@@ -39,4 +56,8 @@ export class HealthService {
       .catch(() => undefined)
       .finally(() => (this.probing = false));
   }
+}
+
+function databaseDown(cause?: unknown): ServiceUnavailableException {
+  return new ServiceUnavailableException(healthUnavailableBody(), { cause });
 }

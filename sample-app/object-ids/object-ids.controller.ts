@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs
 import type { Types } from 'mongoose';
 import { decodeObjectId, generateObjectIds, ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam } from 'nestjs-objectid/swagger';
+import { errorExample, ErrorResponse } from '../common/error.response.js';
 import { ParseIntInRangePipe } from '../common/pipes/parse-int-in-range.pipe.js';
 import { DecodedObjectIdResponse } from './dto/decoded-object-id.response.js';
 import { GeneratedObjectIdsResponse } from './dto/generated-object-ids.response.js';
@@ -21,7 +22,14 @@ export class ObjectIdsController {
     schema: { type: 'integer', minimum: 1, maximum: MAX_GENERATED_IDS, default: 1 },
   })
   @ApiOkResponse({ type: GeneratedObjectIdsResponse })
-  @ApiBadRequestResponse({ description: `count is not an integer from 1 to ${MAX_GENERATED_IDS}` })
+  @ApiBadRequestResponse({
+    type: ErrorResponse,
+    description: `count is not an integer from 1 to ${MAX_GENERATED_IDS}`,
+    example: errorExample(
+      400,
+      `Validation failed (integer from 1 to ${MAX_GENERATED_IDS} is expected): count "1e2" must be written in digits 0-9 only, e.g. 1`,
+    ),
+  })
   generate(
     @Query('count', new ParseIntInRangePipe({ min: 1, max: MAX_GENERATED_IDS, defaultValue: 1 })) count: number,
   ): GeneratedObjectIdsResponse {
@@ -31,7 +39,14 @@ export class ObjectIdsController {
   @Get(':id/decode')
   @ApiObjectIdParam()
   @ApiOkResponse({ type: DecodedObjectIdResponse })
-  @ApiBadRequestResponse({ description: 'The id is not 24 hex characters' })
+  @ApiBadRequestResponse({
+    type: ErrorResponse,
+    description: 'The id is not 24 hex characters',
+    example: errorExample(
+      400,
+      'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
+    ),
+  })
   decode(@Param('id', ParseObjectIdPipe) id: Types.ObjectId): DecodedObjectIdResponse {
     return decodeObjectId(id);
   }

@@ -11,36 +11,79 @@ import {
 import type { Types } from 'mongoose';
 import { ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam } from 'nestjs-objectid/swagger';
+import { errorExample, ErrorResponse } from '../common/error.response.js';
+import { ParseOrderNumberPipe } from '../common/pipes/parse-order-number.pipe.js';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable.filter.js';
 import { CreateOrderDto } from './dto/create-order.dto.js';
 import { OrderResponse } from './dto/order.response.js';
-import { OrdersService } from './orders.service.js';
+import { ORDER_NUMBERS_BUSY_MESSAGE, OrdersService } from './orders.service.js';
 
 @ApiTags('orders')
+@ApiServiceUnavailableResponse({
+  type: ErrorResponse,
+  description: 'The database cannot be reached',
+  example: errorExample(503, DATABASE_UNAVAILABLE_MESSAGE),
+})
 @Controller('orders')
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
   @Post()
   @ApiCreatedResponse({ type: OrderResponse })
-  @ApiBadRequestResponse({ description: 'Invalid body: 1 to 50 items, quantities 1 to 1000, each product once' })
-  @ApiUnprocessableEntityResponse({ description: 'A product does not exist (no order number is used up)' })
-  @ApiServiceUnavailableResponse({ description: 'The database cannot be reached' })
+  @ApiBadRequestResponse({
+    type: ErrorResponse,
+    description: 'Invalid body: 1 to 50 items, quantities 1 to 1000, each product once',
+    example: errorExample(400, ['items must contain at least 1 elements']),
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorResponse,
+    description: 'A product does not exist (no order number is used up)',
+    example: errorExample(422, 'products do not exist: 507f1f77bcf86cd799439011'),
+  })
+  @ApiServiceUnavailableResponse({
+    type: ErrorResponse,
+    description: 'The database cannot be reached, or (gap-free numbering) no order number could be taken within 5 s',
+    example: errorExample(503, ORDER_NUMBERS_BUSY_MESSAGE),
+  })
   create(@Body() dto: CreateOrderDto): Promise<OrderResponse> {
     return this.orders.create(dto);
   }
 
   @Get('by-number/:number')
   @ApiOkResponse({ type: OrderResponse })
-  @ApiNotFoundResponse({ description: 'No order has this number' })
-  findByNumber(@Param('number') number: string): Promise<OrderResponse> {
+  @ApiNotFoundResponse({
+    type: ErrorResponse,
+    description: 'No order has this number',
+    example: errorExample(404, 'order "ORD-2026-000042" not found'),
+  })
+  @ApiBadRequestResponse({
+    type: ErrorResponse,
+    description: 'Not an order number such as ORD-2026-000042 (the database is not asked)',
+    example: errorExample(
+      400,
+      'Validation failed (order number is expected): number "ORD-2026-42" must be ORD-, the year, - and a number of at least 6 digits 0-9, e.g. ORD-2026-000042',
+    ),
+  })
+  findByNumber(@Param('number', ParseOrderNumberPipe) number: string): Promise<OrderResponse> {
     return this.orders.findByNumber(number);
   }
 
   @Get(':id')
   @ApiObjectIdParam()
   @ApiOkResponse({ type: OrderResponse })
-  @ApiBadRequestResponse({ description: 'The id is not 24 hex characters' })
-  @ApiNotFoundResponse({ description: 'No order has this id' })
+  @ApiBadRequestResponse({
+    type: ErrorResponse,
+    description: 'The id is not 24 hex characters',
+    example: errorExample(
+      400,
+      'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
+    ),
+  })
+  @ApiNotFoundResponse({
+    type: ErrorResponse,
+    description: 'No order has this id',
+    example: errorExample(404, 'order 507f1f77bcf86cd799439011 not found'),
+  })
   findOne(@Param('id', ParseObjectIdPipe) id: Types.ObjectId): Promise<OrderResponse> {
     return this.orders.findById(id);
   }

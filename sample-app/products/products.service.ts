@@ -7,15 +7,10 @@ import {
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model, Types } from 'mongoose';
-import {
-  dayRange,
-  type IdCondition,
-  keysetQuery,
-  mergeIdConditions,
-  objectIdRange,
-  toKeysetPage,
-} from 'nestjs-objectid';
+import { type IdCondition, keysetQuery, mergeIdConditions, objectIdRange, toKeysetPage } from 'nestjs-objectid';
 import { CategoriesService } from '../categories/categories.service.js';
+import type { DateFilter } from '../common/pipes/date-filter.js';
+import { backfillSlugs, updateWithSlugHistory } from '../common/slug-history.js';
 import { slugOrDerive, withUniqueSlug } from '../common/unique-slug.js';
 import type { CreateProductDto } from './dto/create-product.dto.js';
 import type { ProductPageResponse, ProductResponse } from './dto/product.response.js';
@@ -28,12 +23,13 @@ export interface ListProductsOptions {
   after?: Types.ObjectId;
   categoryId?: Types.ObjectId;
   ids?: Types.ObjectId[];
-  /** Inclusive lower bound of the creation time. */
-  createdFrom?: Date;
-  /** Exclusive upper bound of the creation time. */
-  createdTo?: Date;
+  /** Inclusive lower bound of the creation time: an instant, or a day from its midnight in `timeZone`. */
+  createdFrom?: DateFilter;
+  /** Exclusive upper bound of the creation time: an instant, or a day from its midnight in `timeZone`. */
+  createdTo?: DateFilter;
   /** A whole day `YYYY-MM-DD` in `timeZone`. */
-  createdOn?: string;
+  createdOn?: DateFilter;
+  /** IANA zone of every day in the filters above. */
   timeZone: string;
 }
 
@@ -44,7 +40,10 @@ interface ProductFilter {
 
 const UPDATABLE_FIELDS = ['name', 'slug', 'price', 'categoryId', 'relatedIds'] as const;
 
-/** Products: CRUD with a unique slug, keyset pages, and time filters read from `_id`. */
+/**
+ * Products: CRUD with a unique slug and slug history, keyset pages, and time
+ * filters read from `_id`.
+ */
 @Injectable()
 export class ProductsService implements OnModuleInit {
   constructor(
@@ -52,9 +51,10 @@ export class ProductsService implements OnModuleInit {
     private readonly categories: CategoriesService,
   ) {}
 
-  /** The unique slug index must exist before the first insert, or duplicates could slip in. */
+  /** The unique slug indexes must exist before the first insert, or duplicates could slip in. */
   async onModuleInit(): Promise<void> {
     await this.products.init();
+    await backfillSlugs(this.products);
   }
 
   async create(dto: CreateProductDto): Promise<ProductResponse> {
@@ -62,9 +62,17 @@ export class ProductsService implements OnModuleInit {
     const relatedIds = dto.relatedIds ?? [];
     await this.assertReferencesExist(dto.categoryId, relatedIds);
     const created = await withUniqueSlug(slug, () =>
-      this.products.create({ name: dto.name, slug, price: dto.price, categoryId: dto.categoryId, relatedIds }),
+      this.products.create({
+        name: dto.name,
+        slug,
+        slugs: [slug],
+        price: dto.price,
+        categoryId: dto.categoryId,
+        relatedIds,
+      }),
     );
-    return toProductResponse(created);
+    // The plain object, as the lean reads give: one mapping, one response shape whatever the load path.
+    return toProductResponse(created.toObject());
   }
 
   async findById(id: Types.ObjectId): Promise<ProductResponse> {
@@ -73,8 +81,13 @@ export class ProductsService implements OnModuleInit {
     return toProductResponse(product);
   }
 
+  /**
+   * The product that has or had this slug: its `slug` is the current one,
+   * which the caller compares to redirect an old one. One look-up in the
+   * unique `slugs` index.
+   */
   async findBySlug(slug: string): Promise<ProductResponse> {
-    const product = await this.products.findOne({ slug }).lean();
+    const product = await this.products.findOne({ slugs: slug }).lean();
     if (product === null) throw new NotFoundException(`product with slug ${JSON.stringify(slug)} not found`);
     return toProductResponse(product);
   }
@@ -89,7 +102,7 @@ export class ProductsService implements OnModuleInit {
     if (options.categoryId) filter.categoryId = options.categoryId;
     const _id = mergeIdConditions(
       options.ids && { $in: options.ids },
-      createdBetween(options.createdFrom, options.createdTo),
+      createdBetween(options.createdFrom, options.createdTo, options.timeZone),
       options.createdOn === undefined ? undefined : createdOn(options.createdOn, options.timeZone),
     );
     if (_id) filter._id = _id;
@@ -111,9 +124,8 @@ export class ProductsService implements OnModuleInit {
       if (value !== undefined) Object.assign($set, { [field]: value });
     }
     await this.assertReferencesExist($set.categoryId, $set.relatedIds ?? [], id);
-    const updated = await withUniqueSlug($set.slug, () =>
-      this.products.findOneAndUpdate({ _id: id }, { $set }, { returnDocument: 'after', runValidators: true }).lean(),
-    );
+    // A new name brings a new slug; the old one stays in the history and redirects.
+    const updated = await updateWithSlugHistory(this.products, id, $set, 'product');
     if (updated === null) throw productNotFound(id);
     return toProductResponse(updated);
   }
@@ -151,8 +163,6 @@ export class ProductsService implements OnModuleInit {
       );
     }
   }
-
-  /** Runs a write and turns the unique index's E11000 into 409, naming the slug the server reported. */
 }
 
 function productNotFound(id: Types.ObjectId): NotFoundException {
@@ -162,35 +172,53 @@ function productNotFound(id: Types.ObjectId): NotFoundException {
 /** The last second a 4-byte ObjectId timestamp can hold. */
 const LAST_OBJECT_ID_SECOND = new Date('2106-02-07T06:28:15Z');
 
-/** `[from, to)` as `_id` bounds; either side may be open. */
-function createdBetween(from: Date | undefined, to: Date | undefined): IdCondition | undefined {
+/**
+ * `[from, to)` as `_id` bounds; either side may be open. A day stands for its
+ * midnight in `timeZone`; each bound is one an ObjectId can hold (400 otherwise,
+ * from DateFilter), so only their order is left to check.
+ */
+function createdBetween(
+  from: DateFilter | undefined,
+  to: DateFilter | undefined,
+  timeZone: string,
+): IdCondition | undefined {
   if (from === undefined && to === undefined) return undefined;
-  try {
-    const range = objectIdRange(from ?? 0, to ?? LAST_OBJECT_ID_SECOND);
-    return { ...(from && { $gte: range.$gte }), ...(to && { $lt: range.$lt }) };
-  } catch (error) {
-    // objectIdRange explains what is wrong: "to" before "from", or outside what an ObjectId can hold.
-    throw new BadRequestException(`createdFrom/createdTo: ${(error as Error).message}`);
+  const start = from?.startIn(timeZone);
+  const end = to?.startIn(timeZone);
+  if (start && end && end < start) {
+    throw new BadRequestException(
+      `createdFrom must not be after createdTo: ${start.toISOString()} is after ${end.toISOString()}`,
+    );
   }
+  const range = objectIdRange(start ?? 0, end ?? LAST_OBJECT_ID_SECOND);
+  return { ...(start && { $gte: range.$gte }), ...(end && { $lt: range.$lt }) };
 }
 
-function createdOn(day: string, timeZone: string): IdCondition {
-  try {
-    return dayRange(day, timeZone);
-  } catch (error) {
-    throw new BadRequestException(`createdOn: ${(error as Error).message}`);
-  }
+/** The day's `_id` bounds in `timeZone` (400 from DateFilter for a day no ObjectId can hold). */
+function createdOn(day: DateFilter, timeZone: string): IdCondition {
+  return objectIdRange(day.startIn(timeZone), day.endIn(timeZone));
 }
 
-/** Maps a stored product to the response; `createdAt` comes from the `_id`. */
+/** Canonical URL of a product: `/products/<id>/<slug>`, relative. */
+export function productUrl(id: Types.ObjectId, slug: string): string {
+  return `/products/${id.toHexString()}/${slug}`;
+}
+
+/**
+ * Maps a stored product (a lean result or `toObject()`) to the response:
+ * exactly these fields, so stored extras (`__v`, `slugs`) never leak and a
+ * document stored before `relatedIds` existed answers `[]`, as a hydrated one
+ * would; `createdAt` comes from the `_id`.
+ */
 export function toProductResponse(product: Product): ProductResponse {
   return {
     id: product._id,
     name: product.name,
     slug: product.slug,
+    url: productUrl(product._id, product.slug),
     price: product.price,
     categoryId: product.categoryId,
-    relatedIds: product.relatedIds,
+    relatedIds: product.relatedIds ?? [],
     createdAt: product._id.getTimestamp(),
   };
 }

@@ -17,6 +17,7 @@ describe.each(CATALOG_PLATFORMS)('catalog categories on %s', (platform) => {
         id: expect.stringMatching(HEX_ID),
         name: 'Küche & Haus',
         slug: 'kuche-haus',
+        url: `/categories/${res.body.id}/kuche-haus`,
         createdAt: expect.any(String),
       });
       const createdAt = Date.parse(res.body.createdAt);

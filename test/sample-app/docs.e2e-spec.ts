@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { hasSwaggerUi } from '../../sample-app/create-catalog-app.js';
+import { STATUS_CODES } from 'node:http';
 import { CATALOG_PLATFORMS, startCatalog, type CatalogTestApp } from './catalog-test-app.js';
 
 const OBJECT_ID = { type: 'string', pattern: '^[0-9a-fA-F]{24}$', example: '507f1f77bcf86cd799439011' };
@@ -24,6 +24,10 @@ describe.each(CATALOG_PLATFORMS)('catalog API docs on %s', (platform) => {
     expect(routes.sort()).toEqual([
       'DELETE /products/{id}',
       'GET /categories',
+      'GET /categories/by-slug/{slug}',
+      'GET /categories/{id}',
+      'GET /categories/{id}/{slug}',
+      'GET /categories/{id}/{slug}/products',
       'GET /health',
       'GET /object-ids/generate',
       'GET /object-ids/{id}/decode',
@@ -32,6 +36,8 @@ describe.each(CATALOG_PLATFORMS)('catalog API docs on %s', (platform) => {
       'GET /products',
       'GET /products/by-slug/{slug}',
       'GET /products/{id}',
+      'GET /products/{id}/{slug}',
+      'PATCH /categories/{id}',
       'PATCH /products/{id}',
       'POST /categories',
       'POST /orders',
@@ -48,6 +54,11 @@ describe.each(CATALOG_PLATFORMS)('catalog API docs on %s', (platform) => {
       ),
     );
     expect(idParameters.map((parameter) => `${parameter.path} ${parameter.name}`).sort()).toEqual([
+      '/categories/{id} id',
+      '/categories/{id} id',
+      '/categories/{id}/{slug} id',
+      '/categories/{id}/{slug}/products after',
+      '/categories/{id}/{slug}/products id',
       '/object-ids/{id}/decode id',
       '/orders/{id} id',
       '/products after',
@@ -56,6 +67,7 @@ describe.each(CATALOG_PLATFORMS)('catalog API docs on %s', (platform) => {
       '/products/{id} id',
       '/products/{id} id',
       '/products/{id} id',
+      '/products/{id}/{slug} id',
     ]);
     for (const parameter of idParameters) {
       const schema = parameter.name === 'ids' ? parameter.schema.items : parameter.schema;
@@ -99,17 +111,109 @@ describe.each(CATALOG_PLATFORMS)('catalog API docs on %s', (platform) => {
     }
   });
 
-  it('should serve the Swagger UI (on Fastify only with @fastify/static installed)', async () => {
-    const res = await catalog.http().get('/docs');
-    if (hasSwaggerUi(platform)) {
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.text).toContain('<title>Swagger UI</title>');
-      const init = await catalog.http().get('/docs/swagger-ui-init.js').expect(200);
-      expect(init.text).toContain('"/products/{id}"');
-      await catalog.http().get('/docs/swagger-ui-bundle.js').expect(200);
-    } else {
-      expect(res.status).toBe(404);
+  it('should give every error response the error body schema, with an example of its own status', () => {
+    const errors = errorResponses(document);
+    expect(errors.length).toBeGreaterThan(0);
+    const errorBody = document.components.schemas.ErrorResponse;
+    for (const { route, status, response } of errors) {
+      const { schema, example } = response.content?.['application/json'] ?? {};
+      // ErrorResponse itself, or a body that extends it (503 GET /health adds the dependencies).
+      const body = schema?.$ref
+        ? document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
+        : schema;
+      expect({ route, schema: body }).toEqual({
+        route,
+        schema: expect.objectContaining({
+          required: expect.arrayContaining(errorBody.required),
+          properties: expect.objectContaining(errorBody.properties),
+        }),
+      });
+      expect({ route, example }).toEqual({
+        route,
+        example: expect.objectContaining({
+          statusCode: Number(status),
+          message: expect.anything(),
+          error: STATUS_CODES[status],
+        }),
+      });
     }
   });
+
+  it('should document 400 on every route with an ObjectId in its path (the pipe answers it)', () => {
+    const withIdInPath = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { parameters?: any[] }>)
+        .filter(([, operation]) =>
+          (operation.parameters ?? []).some((p) => p.in === 'path' && p.schema?.pattern === OBJECT_ID.pattern),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(withIdInPath).toEqual(expect.arrayContaining(['GET /products/{id}', 'GET /object-ids/{id}/decode']));
+    const errors = errorResponses(document);
+    const without400 = withIdInPath.filter(
+      (route) => !errors.some((error) => error.route === route && error.status === '400'),
+    );
+    expect(without400).toEqual([]);
+  });
+
+  it('should document 503 on every route that reaches MongoDB (all but /object-ids)', () => {
+    const routes = Object.entries(document.paths)
+      .filter(([path]) => !path.startsWith('/object-ids/'))
+      .flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`));
+    const errors = errorResponses(document);
+    expect(routes.filter((route) => !errors.some((error) => error.route === route && error.status === '503'))).toEqual(
+      [],
+    );
+  });
+
+  it.each([
+    ['POST /products', ['400', '409', '422']],
+    ['PATCH /products/{id}', ['400', '404', '409', '422']],
+    ['DELETE /products/{id}', ['400', '404']],
+    ['GET /products/{id}', ['400', '404']],
+    ['GET /products/by-slug/{slug}', ['404']],
+    ['GET /products', ['400']],
+    ['POST /categories', ['400', '409']],
+    ['POST /orders', ['400', '422']],
+    ['GET /orders/{id}', ['400', '404']],
+    ['GET /orders/by-number/{number}', ['404']],
+    ['GET /object-ids/generate', ['400']],
+  ])('should document the errors of %s: %j', (route, statuses) => {
+    const documented = errorResponses(document)
+      .filter((error) => error.route === route)
+      .map((error) => error.status);
+    expect(documented).toEqual(expect.arrayContaining(statuses));
+  });
+
+  it('should describe the error body as { statusCode, message, error }', () => {
+    expect(document.components.schemas.ErrorResponse).toMatchObject({
+      type: 'object',
+      required: ['statusCode', 'message', 'error'],
+      properties: {
+        statusCode: { type: 'integer', example: 400 },
+        message: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        error: { type: 'string', example: 'Bad Request' },
+      },
+    });
+  });
+
+  it('should serve the Swagger UI', async () => {
+    const res = await catalog.http().get('/docs').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('<title>Swagger UI</title>');
+    const init = await catalog.http().get('/docs/swagger-ui-init.js').expect(200);
+    expect(init.text).toContain('"/products/{id}"');
+    await catalog.http().get('/docs/swagger-ui-bundle.js').expect(200);
+    await catalog.http().get('/docs/swagger-ui.css').expect(200);
+  });
 });
+
+/** Every documented 4xx/5xx response, as `{ route: 'GET /products/{id}', status: '404', response }`. */
+function errorResponses(document: any): { route: string; status: string; response: any }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, { responses: Record<string, any> }>).flatMap(([method, operation]) =>
+      Object.entries(operation.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, response]) => ({ route: `${method.toUpperCase()} ${path}`, status, response })),
+    ),
+  );
+}

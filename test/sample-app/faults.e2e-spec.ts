@@ -169,7 +169,9 @@ describe.each(CATALOG_PLATFORMS)('catalog when the database dies under a stream 
       );
 
       // The app is still serving (it never exited), and nothing was left unhandled.
-      await http().get('/health').expect(200, { status: 'ok', database: 'up' });
+      await http()
+        .get('/health')
+        .expect(200, { status: 'ok', dependencies: { database: 'up' } });
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       realProcess.off('unhandledRejection', unhandled);

@@ -30,12 +30,21 @@ describe.each(CATALOG_PLATFORMS)('catalog object-id tools on %s', (platform) => 
       }
     });
 
-    it.each(['0', '101', 'abc', '1e9', '-3'])('should answer 400 for count=%s', async (count) => {
-      await catalog.http().get(`/object-ids/generate?count=${count}`).expect(400, {
-        statusCode: 400,
-        message: 'count must be an integer from 1 to 100',
-        error: 'Bad Request',
-      });
+    it.each([
+      ['0', '0 is out of range'],
+      ['101', '101 is out of range'],
+      ['abc', '"abc" must be written in digits 0-9 only, e.g. 1'],
+      ['1e2', '"1e2" must be written in digits 0-9 only, e.g. 1'],
+      ['-3', '"-3" must be written in digits 0-9 only, e.g. 1'],
+    ])('should answer 400 for count=%s', async (count, detail) => {
+      await catalog
+        .http()
+        .get(`/object-ids/generate?count=${count}`)
+        .expect(400, {
+          statusCode: 400,
+          message: `Validation failed (integer from 1 to 100 is expected): count ${detail}`,
+          error: 'Bad Request',
+        });
     });
   });
 

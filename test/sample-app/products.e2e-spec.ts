@@ -29,6 +29,7 @@ describe.each(CATALOG_PLATFORMS)('catalog products on %s', (platform) => {
         id: expect.stringMatching(HEX_ID),
         name: 'Crème Brûlée Set',
         slug: 'creme-brulee-set',
+        url: `/products/${res.body.id}/creme-brulee-set`,
         price: 24.9,
         categoryId,
         relatedIds: [],
@@ -45,7 +46,15 @@ describe.each(CATALOG_PLATFORMS)('catalog products on %s', (platform) => {
       // (Not `$type: 'objectId'`: the embedded server does not match it yet.)
       const products = catalog.connection.db!.collection('products');
       const stored = await products.findOne({ slug: 'torch' });
-      expect(Object.keys(stored!).sort()).toEqual(['_id', 'categoryId', 'name', 'price', 'relatedIds', 'slug']);
+      expect(Object.keys(stored!).sort()).toEqual([
+        '_id',
+        'categoryId',
+        'name',
+        'price',
+        'relatedIds',
+        'slug',
+        'slugs',
+      ]);
       expect(stored!._id).toBeInstanceOf(mongoose.mongo.ObjectId);
       expect(stored!._id.toHexString()).toBe(res.body.id);
       expect(stored!.categoryId).toBeInstanceOf(mongoose.mongo.ObjectId);
@@ -210,14 +219,20 @@ describe.each(CATALOG_PLATFORMS)('catalog products on %s', (platform) => {
   });
 
   describe('PATCH /products/:id', () => {
-    it('should change only the fields sent and keep the slug when only the name changes', async () => {
+    it('should change only the fields sent, and the slug with the name', async () => {
       const created = (await createProduct({ name: 'Kettle', price: 30 }).expect(201)).body;
       const res = await catalog
         .http()
         .patch(`/products/${created.id}`)
         .send({ name: 'Electric Kettle', price: 35.5 })
         .expect(200);
-      expect(res.body).toEqual({ ...created, name: 'Electric Kettle', price: 35.5 });
+      expect(res.body).toEqual({
+        ...created,
+        name: 'Electric Kettle',
+        slug: 'electric-kettle',
+        url: `/products/${created.id}/electric-kettle`,
+        price: 35.5,
+      });
       await catalog.http().get(`/products/${created.id}`).expect(200, res.body);
     });
 

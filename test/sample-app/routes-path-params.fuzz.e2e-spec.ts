@@ -32,7 +32,7 @@ describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platfor
   afterAll(() => fuzz?.close());
 
   describe('hostile path parameters (#15)', () => {
-    /** Route, and whether its parameter is an id (else any text: a slug or an order number, 404 when unknown). */
+    /** Route, and whether a pipe checks its parameter (an id, an order number), else any text: a slug, 404 when unknown. */
     const routes: [Method, (s: string) => string, boolean][] = [
       ['get', (s) => `/products/${s}`, true],
       ['get', (s) => `/orders/${s}`, true],
@@ -40,7 +40,13 @@ describe.each(CATALOG_PLATFORMS)('fuzz: catalog routes on %s (seeded)', (platfor
       ['patch', (s) => `/products/${s}`, true],
       ['delete', (s) => `/products/${s}`, true],
       ['get', (s) => `/products/by-slug/${s}`, false],
-      ['get', (s) => `/orders/by-number/${s}`, false],
+      ['get', (s) => `/orders/by-number/${s}`, true], // no hostile segment is ORD-YYYY-NNNNNN
+      // Canonical URLs: the id segment is the pipe's, whatever the slug.
+      ['get', (s) => `/products/${s}/pan`, true],
+      ['get', (s) => `/categories/${s}`, true],
+      ['patch', (s) => `/categories/${s}`, true],
+      ['get', (s) => `/categories/${s}/kitchen/products`, true],
+      ['get', (s) => `/categories/by-slug/${s}`, false],
     ];
 
     it(

@@ -16,6 +16,12 @@ export class CategoryResponse {
   @ApiProperty({ example: 'kitchen' })
   slug!: string;
 
+  @ApiProperty({
+    example: '/categories/507f1f77bcf86cd799439011/kitchen',
+    description: 'Canonical URL, relative: the id decides, the slug is for people and search engines',
+  })
+  url!: string;
+
   @ApiProperty({ type: String, format: 'date-time', description: 'When the _id was generated (whole seconds)' })
   createdAt!: Date;
 }

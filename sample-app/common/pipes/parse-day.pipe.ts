@@ -1,21 +1,26 @@
 import { BadRequestException, Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import { dayRange } from 'nestjs-objectid';
+import { DateFilter, isCalendarDay } from './date-filter.js';
 
-/** Parses an optional calendar day `YYYY-MM-DD`, refusing impossible days such as 2026-02-30. */
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * Parses an optional calendar day `YYYY-MM-DD`, refusing impossible days such
+ * as 2026-02-30. The day is read in the request's `tz` later: whether an
+ * ObjectId can hold it depends on that zone.
+ */
 @Injectable()
-export class ParseDayPipe implements PipeTransform<unknown, string | undefined> {
-  transform(value: unknown, metadata: ArgumentMetadata): string | undefined {
+export class ParseDayPipe implements PipeTransform<unknown, DateFilter | undefined> {
+  transform(value: unknown, metadata: ArgumentMetadata): DateFilter | undefined {
     if (value === undefined || value === '') return undefined;
     const name = metadata.data ?? 'value';
-    if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const match = typeof value === 'string' ? DAY.exec(value) : null;
+    if (!match) {
       const shown = Array.isArray(value) ? 'several values' : JSON.stringify(value)?.slice(0, 40);
       throw new BadRequestException(`${name} must be a day as YYYY-MM-DD, e.g. 2026-12-02, got ${shown}`);
     }
-    try {
-      dayRange(value); // the library's own check: a real calendar day within the ObjectId time range
-    } catch (error) {
-      throw new BadRequestException(`${name}: ${(error as Error).message}`);
+    if (!isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]))) {
+      throw new BadRequestException(`${name} ${value as string} is not a day of the calendar; pick one that exists`);
     }
-    return value;
+    return DateFilter.day(name, value as string);
   }
 }

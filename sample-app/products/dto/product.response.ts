@@ -16,6 +16,12 @@ export class ProductResponse {
   @ApiProperty({ example: 'creme-brulee-set' })
   slug!: string;
 
+  @ApiProperty({
+    example: '/products/507f1f77bcf86cd799439011/creme-brulee-set',
+    description: 'Canonical URL, relative: the id decides, the slug is for people and search engines',
+  })
+  url!: string;
+
   @ApiProperty({ example: 24.9 })
   price!: number;
 

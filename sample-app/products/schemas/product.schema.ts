@@ -16,6 +16,16 @@ export class Product {
   @Prop({ required: true, unique: true })
   slug!: string;
 
+  /**
+   * Every slug the product has had, the current one last (see `nextSlugs`):
+   * old links redirect to the current one. One array rather than `slug` plus
+   * `previousSlugs`, because a unique index spans one field only: on this
+   * array it keeps a slug, current or old, to one product, checked by the
+   * write itself.
+   */
+  @Prop({ type: [String], default: undefined })
+  slugs!: string[];
+
   @Prop({ required: true, min: 0 })
   price!: number;
 
@@ -30,3 +40,5 @@ export type ProductDocument = HydratedDocument<Product>;
 export const ProductSchema = SchemaFactory.createForClass(Product);
 // Serves `?categoryId=…&after=…` pages: equality first, then the keyset field.
 ProductSchema.index({ categoryId: 1, _id: 1 });
+// Sparse: documents stored before slug history have no `slugs` until the start-up backfill gives them one.
+ProductSchema.index({ slugs: 1 }, { unique: true, sparse: true });

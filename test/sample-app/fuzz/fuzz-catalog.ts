@@ -177,8 +177,8 @@ export class FuzzCatalog {
   async expectStoredClean(collection: string, id: string): Promise<void> {
     const doc = await this.catalog.connection.db!.collection(collection).findOne({ _id: new Types.ObjectId(id) });
     const fields: Record<string, string[]> = {
-      categories: ['_id', 'name', 'slug'],
-      products: ['_id', 'categoryId', 'name', 'price', 'relatedIds', 'slug'],
+      categories: ['_id', 'name', 'slug', 'slugs'],
+      products: ['_id', 'categoryId', 'name', 'price', 'relatedIds', 'slug', 'slugs'],
       orders: ['_id', 'items', 'number', 'total'],
     };
     expect(Object.keys(doc ?? {}).sort()).toEqual(fields[collection]);

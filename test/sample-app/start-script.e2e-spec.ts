@@ -1,0 +1,155 @@
+/**
+ * `npm start` → `sh -c "node scripts/start.mjs"` → the app (sample-app/main.ts):
+ * one signal to start.mjs, or to npm itself, stops the app gracefully, frees
+ * its port and leaves no process behind; start.mjs ends as the app ended.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+/** Starting compiles the app's TypeScript: several seconds on a busy machine. */
+const READY_MS = 60_000;
+const GONE_MS = 15_000;
+
+interface Launched {
+  child: ChildProcess;
+  output(): string;
+  /** How the launched process ended. */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `command` in the repository with PORT=0 and the embedded database, collecting what it prints. */
+function launch(command: string, args: string[], env: Record<string, string> = {}): Launched {
+  // No MONGO_URL (the app starts its embedded database) and none of Jest's NODE_OPTIONS.
+  const { MONGO_URL: _mongo, NODE_OPTIONS: _jest, ...inherited } = process.env;
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...inherited, NO_COLOR: '1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => text, ended };
+}
+
+/** The app's process id (from Nest's log prefix) and URL, once it logs "Ready in N ms: URL —". */
+async function ready(run: Launched): Promise<{ appPid: number; url: string }> {
+  const started = Date.now();
+  for (;;) {
+    const match = /\[Nest\] (\d+) .*\[Catalog\] Ready in \d+ ms: (http:\/\/\S+) —/.exec(run.output());
+    if (match) return { appPid: Number(match[1]), url: match[2]! };
+    if (Date.now() - started > READY_MS) throw new Error(`not ready within ${READY_MS} ms:\n${run.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The process state letter in /proc (`Z` for a zombie), or undefined once the process is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  try {
+    // "pid (comm) S ppid …": comm may hold spaces, so read after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined; // gone between the two looks
+  }
+}
+
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** Waits until none of `pids` runs (a zombie no longer runs), for at most GONE_MS. */
+async function gone(pids: number[]): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const running = pids.filter((pid) => ![undefined, 'Z'].includes(processState(pid)));
+    if (running.length === 0) return;
+    if (Date.now() - started > GONE_MS) throw new Error(`still running after ${GONE_MS} ms: ${running.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Whether anything still accepts connections at `url`. */
+async function listening(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm start and scripts/start.mjs', () => {
+  const started: number[] = [];
+  afterEach(() => {
+    // A failed test must not leave an app serving.
+    for (const pid of started.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+    'should stop the app gracefully on %s to start.mjs, free its port and end of the same signal',
+    async (signal) => {
+      const run = launch(process.execPath, ['scripts/start.mjs']);
+      started.push(run.child.pid!);
+      const { appPid, url } = await ready(run);
+      started.push(appPid);
+      expect(parentOf(appPid)).toBe(run.child.pid);
+      expect(await listening(url)).toBe(true);
+
+      run.child.kill(signal);
+      // Nest re-raises the signal after shutting down; start.mjs dies of it too, as a shell expects.
+      expect(await run.ended).toEqual({ code: null, signal });
+      await gone([run.child.pid!, appPid]);
+      expect(await listening(url)).toBe(false);
+      expect(run.output()).toContain(`${signal}: HTTP server, mongoose connection and database closed`);
+    },
+    READY_MS + 2 * GONE_MS,
+  );
+
+  it(
+    'should stop everything on SIGTERM to npm itself, though the shell npm puts in between does not pass it on',
+    async () => {
+      const run = launch('npm', ['start', '--silent']);
+      started.push(run.child.pid!);
+      const { appPid, url } = await ready(run);
+      started.push(appPid);
+      const startScript = parentOf(appPid);
+      started.push(startScript);
+      expect(startScript).not.toBe(run.child.pid); // npm → sh → node scripts/start.mjs → the app
+
+      run.child.kill('SIGTERM');
+      await run.ended;
+      await gone([run.child.pid!, startScript, appPid]);
+      expect(await listening(url)).toBe(false);
+      expect(run.output()).toContain('SIGTERM: HTTP server, mongoose connection and database closed');
+    },
+    READY_MS + 2 * GONE_MS,
+  );
+
+  it(
+    'should end with the exit code of an app that fails to start',
+    async () => {
+      const run = launch(process.execPath, ['scripts/start.mjs'], { PORT: 'eighty' });
+      started.push(run.child.pid!);
+      expect(await run.ended).toEqual({ code: 1, signal: null });
+      expect(run.output()).toContain('Could not start: PORT must be a port number (0-65535), got "eighty"');
+    },
+    READY_MS,
+  );
+});
