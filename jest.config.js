@@ -55,4 +55,9 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/packed-consumer/'],
   modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/'],
   testTimeout: 30000,
+  // Most of the slow suites wait (on child processes, a browser, timers, sockets)
+  // rather than compute, so two workers on a 2-core machine cut the wall time of
+  // `npm test` by about 40% (476 s → 280 s measured); Jest's default is cores - 1.
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/scripts/slowest-suites-reporter.mjs'],
 };

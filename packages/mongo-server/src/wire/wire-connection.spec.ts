@@ -89,7 +89,9 @@ describe('WireConnection back-pressure', () => {
     const stalled = await open();
     stalled.pause();
     try {
-      stalled.write(pipelinedFinds(1));
+      // 32 MB of replies: more than the kernel's socket buffers on both ends can take
+      // (Linux grows them to several MB on loopback), so one stays with the server.
+      stalled.write(pipelinedFinds(8));
       // 64 MB of pings, far beyond what the kernel's socket buffers hold.
       const ping = encodeOpMsgRequest(2, { ping: 1, pad: 'p'.repeat(MB), $db: 'admin' });
       for (let i = 0; i < 64; i++) stalled.write(ping);
