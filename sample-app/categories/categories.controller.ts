@@ -7,34 +7,24 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiParam,
-  ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Types } from 'mongoose';
 import { ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam } from 'nestjs-objectid/swagger';
-import { errorExample, ErrorResponse } from '../common/error.response.js';
+import { errorExample, ErrorResponse, INVALID_ID_DESCRIPTION, INVALID_ID_EXAMPLE } from '../common/error.response.js';
+import { ApiDatabaseUnavailableResponse } from '../common/api-database-unavailable-response.decorator.js';
 import { movedPermanently } from '../common/moved-permanently.js';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable.filter.js';
 import { CategoriesService } from './categories.service.js';
 import { CategoryResponse } from './dto/category.response.js';
 import { CreateCategoryDto } from './dto/create-category.dto.js';
 import { UpdateCategoryDto } from './dto/update-category.dto.js';
 
 // Examples of the error bodies in the API docs (real messages; the id is UNKNOWN_ID of the tests).
-const INVALID_ID = 'The id is not 24 hex characters (the database is not asked)';
-const INVALID_ID_EXAMPLE = errorExample(
-  400,
-  'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
-);
 const NOT_FOUND = errorExample(404, 'category 507f1f77bcf86cd799439011 not found');
 
 @ApiTags('categories')
-@ApiServiceUnavailableResponse({
-  type: ErrorResponse,
-  description: 'The database cannot be reached',
-  example: errorExample(503, DATABASE_UNAVAILABLE_MESSAGE),
-})
+@ApiDatabaseUnavailableResponse()
 @Controller('categories')
 export class CategoriesController {
   constructor(private readonly categories: CategoriesService) {}
@@ -78,7 +68,7 @@ export class CategoriesController {
   @Get(':id')
   @ApiObjectIdParam()
   @ApiOkResponse({ type: CategoryResponse })
-  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID, example: INVALID_ID_EXAMPLE })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No category has this id', example: NOT_FOUND })
   findOne(@Param('id', ParseObjectIdPipe) id: Types.ObjectId): Promise<CategoryResponse> {
     return this.categories.findById(id);
@@ -90,7 +80,7 @@ export class CategoriesController {
   @ApiParam({ name: 'slug', description: 'Any text; only the current slug answers 200', example: 'kitchen' })
   @ApiOkResponse({ type: CategoryResponse })
   @ApiMovedPermanentlyResponse({ description: 'Not the canonical URL (an old slug, an id in capitals): see Location' })
-  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID, example: INVALID_ID_EXAMPLE })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No category has this id', example: NOT_FOUND })
   async findCanonical(
     @Param('id', ParseObjectIdPipe) id: Types.ObjectId,
@@ -105,7 +95,7 @@ export class CategoriesController {
   @ApiOkResponse({ type: CategoryResponse, description: 'A new name brings a new slug; the old one redirects' })
   @ApiBadRequestResponse({
     type: ErrorResponse,
-    description: `${INVALID_ID}, an invalid body, or no slug could be derived from the new name`,
+    description: `${INVALID_ID_DESCRIPTION}, an invalid body, or no slug could be derived from the new name`,
     example: INVALID_ID_EXAMPLE,
   })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No category has this id', example: NOT_FOUND })

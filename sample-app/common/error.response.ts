@@ -30,3 +30,12 @@ export class ErrorResponse {
 export function errorExample(statusCode: number, message: string | string[]): ErrorResponse {
   return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error' };
 }
+
+/** What a route answers when its id parameter is not an ObjectId: ParseObjectIdPipe's 400, before any query. */
+export const INVALID_ID_DESCRIPTION = 'The id is not 24 hex characters (the database is not asked)';
+
+/** The body of that 400, as ParseObjectIdPipe words it. */
+export const INVALID_ID_EXAMPLE = errorExample(
+  400,
+  'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
+);

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs
 import type { Types } from 'mongoose';
 import { decodeObjectId, generateObjectIds, ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam } from 'nestjs-objectid/swagger';
-import { errorExample, ErrorResponse } from '../common/error.response.js';
+import { errorExample, ErrorResponse, INVALID_ID_DESCRIPTION, INVALID_ID_EXAMPLE } from '../common/error.response.js';
 import { ParseIntInRangePipe } from '../common/pipes/parse-int-in-range.pipe.js';
 import { DecodedObjectIdResponse } from './dto/decoded-object-id.response.js';
 import { GeneratedObjectIdsResponse } from './dto/generated-object-ids.response.js';
@@ -39,14 +39,7 @@ export class ObjectIdsController {
   @Get(':id/decode')
   @ApiObjectIdParam()
   @ApiOkResponse({ type: DecodedObjectIdResponse })
-  @ApiBadRequestResponse({
-    type: ErrorResponse,
-    description: 'The id is not 24 hex characters',
-    example: errorExample(
-      400,
-      'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
-    ),
-  })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   decode(@Param('id', ParseObjectIdPipe) id: Types.ObjectId): DecodedObjectIdResponse {
     return decodeObjectId(id);
   }

@@ -11,19 +11,15 @@ import {
 import type { Types } from 'mongoose';
 import { ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam } from 'nestjs-objectid/swagger';
-import { errorExample, ErrorResponse } from '../common/error.response.js';
+import { errorExample, ErrorResponse, INVALID_ID_DESCRIPTION, INVALID_ID_EXAMPLE } from '../common/error.response.js';
+import { ApiDatabaseUnavailableResponse } from '../common/api-database-unavailable-response.decorator.js';
 import { ParseOrderNumberPipe } from '../common/pipes/parse-order-number.pipe.js';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable.filter.js';
 import { CreateOrderDto } from './dto/create-order.dto.js';
 import { OrderResponse } from './dto/order.response.js';
 import { ORDER_NUMBERS_BUSY_MESSAGE, OrdersService } from './orders.service.js';
 
 @ApiTags('orders')
-@ApiServiceUnavailableResponse({
-  type: ErrorResponse,
-  description: 'The database cannot be reached',
-  example: errorExample(503, DATABASE_UNAVAILABLE_MESSAGE),
-})
+@ApiDatabaseUnavailableResponse()
 @Controller('orders')
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
@@ -71,14 +67,7 @@ export class OrdersController {
   @Get(':id')
   @ApiObjectIdParam()
   @ApiOkResponse({ type: OrderResponse })
-  @ApiBadRequestResponse({
-    type: ErrorResponse,
-    description: 'The id is not 24 hex characters',
-    example: errorExample(
-      400,
-      'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
-    ),
-  })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   @ApiNotFoundResponse({
     type: ErrorResponse,
     description: 'No order has this id',

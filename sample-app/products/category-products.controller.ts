@@ -6,7 +6,6 @@ import {
   ApiOkResponse,
   ApiParam,
   ApiQuery,
-  ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Types } from 'mongoose';
@@ -14,9 +13,9 @@ import { ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam, ApiObjectIdQuery } from 'nestjs-objectid/swagger';
 import { CategoriesService } from '../categories/categories.service.js';
 import { errorExample, ErrorResponse } from '../common/error.response.js';
+import { ApiDatabaseUnavailableResponse } from '../common/api-database-unavailable-response.decorator.js';
 import { movedPermanently } from '../common/moved-permanently.js';
 import { ParseIntInRangePipe } from '../common/pipes/parse-int-in-range.pipe.js';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable.filter.js';
 import { ProductPageResponse } from './dto/product.response.js';
 import { MAX_PAGE_SIZE } from './products.controller.js';
 import { ProductsService } from './products.service.js';
@@ -37,11 +36,7 @@ interface RequestUrl {
  * ProductsModule, which imports it.
  */
 @ApiTags('categories')
-@ApiServiceUnavailableResponse({
-  type: ErrorResponse,
-  description: 'The database cannot be reached',
-  example: errorExample(503, DATABASE_UNAVAILABLE_MESSAGE),
-})
+@ApiDatabaseUnavailableResponse()
 @Controller('categories')
 export class CategoryProductsController {
   constructor(

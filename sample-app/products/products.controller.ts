@@ -9,21 +9,20 @@ import {
   ApiOkResponse,
   ApiParam,
   ApiQuery,
-  ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Types } from 'mongoose';
 import { ParseObjectIdArrayPipe, ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam, ApiObjectIdQuery } from 'nestjs-objectid/swagger';
-import { errorExample, ErrorResponse } from '../common/error.response.js';
+import { errorExample, ErrorResponse, INVALID_ID_DESCRIPTION, INVALID_ID_EXAMPLE } from '../common/error.response.js';
+import { ApiDatabaseUnavailableResponse } from '../common/api-database-unavailable-response.decorator.js';
 import { movedPermanently } from '../common/moved-permanently.js';
 import type { DateFilter } from '../common/pipes/date-filter.js';
 import { ParseDayPipe } from '../common/pipes/parse-day.pipe.js';
 import { ParseIntInRangePipe } from '../common/pipes/parse-int-in-range.pipe.js';
 import { ParseIsoDatePipe } from '../common/pipes/parse-iso-date.pipe.js';
 import { ParseTimeZonePipe } from '../common/pipes/parse-time-zone.pipe.js';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../database/database-unavailable.filter.js';
 import { CreateProductDto } from './dto/create-product.dto.js';
 import { ProductPageResponse, ProductResponse } from './dto/product.response.js';
 import { UpdateProductDto } from './dto/update-product.dto.js';
@@ -33,11 +32,6 @@ import { ProductsService } from './products.service.js';
 export const MAX_PAGE_SIZE = 100;
 
 // Error bodies shown in the API docs: real messages of this API, for an id that no product has.
-const INVALID_ID = 'The id is not 24 hex characters (the database is not asked)';
-const INVALID_ID_EXAMPLE = errorExample(
-  400,
-  'Validation failed (ObjectId is expected): "not-an-id" is 9 characters long, expected 24 hex characters',
-);
 const NOT_FOUND = errorExample(404, 'product 507f1f77bcf86cd799439011 not found');
 const SLUG_TAKEN = errorExample(409, 'slug "creme-brulee-set" is already taken');
 const NO_SUCH_CATEGORY = errorExample(
@@ -46,11 +40,7 @@ const NO_SUCH_CATEGORY = errorExample(
 );
 
 @ApiTags('products')
-@ApiServiceUnavailableResponse({
-  type: ErrorResponse,
-  description: 'The database cannot be reached',
-  example: errorExample(503, DATABASE_UNAVAILABLE_MESSAGE),
-})
+@ApiDatabaseUnavailableResponse()
 @Controller('products')
 export class ProductsController {
   constructor(private readonly products: ProductsService) {}
@@ -143,7 +133,7 @@ export class ProductsController {
   @Get(':id')
   @ApiObjectIdParam()
   @ApiOkResponse({ type: ProductResponse })
-  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID, example: INVALID_ID_EXAMPLE })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No product has this id', example: NOT_FOUND })
   findOne(@Param('id', ParseObjectIdPipe) id: Types.ObjectId): Promise<ProductResponse> {
     return this.products.findById(id);
@@ -163,7 +153,7 @@ export class ProductsController {
   @ApiParam({ name: 'slug', description: 'Any text; only the current slug answers 200', example: 'creme-brulee-set' })
   @ApiOkResponse({ type: ProductResponse })
   @ApiMovedPermanentlyResponse({ description: 'Not the canonical URL (an old slug, an id in capitals): see Location' })
-  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID, example: INVALID_ID_EXAMPLE })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No product has this id', example: NOT_FOUND })
   async findCanonical(
     @Param('id', ParseObjectIdPipe) id: Types.ObjectId,
@@ -178,7 +168,7 @@ export class ProductsController {
   @ApiOkResponse({ type: ProductResponse })
   @ApiBadRequestResponse({
     type: ErrorResponse,
-    description: `${INVALID_ID}, or an invalid body`,
+    description: `${INVALID_ID_DESCRIPTION}, or an invalid body`,
     example: INVALID_ID_EXAMPLE,
   })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No product has this id', example: NOT_FOUND })
@@ -196,7 +186,7 @@ export class ProductsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiObjectIdParam()
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID, example: INVALID_ID_EXAMPLE })
+  @ApiBadRequestResponse({ type: ErrorResponse, description: INVALID_ID_DESCRIPTION, example: INVALID_ID_EXAMPLE })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'No product has this id', example: NOT_FOUND })
   remove(@Param('id', ParseObjectIdPipe) id: Types.ObjectId): Promise<void> {
     return this.products.remove(id);
