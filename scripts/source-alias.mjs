@@ -29,7 +29,8 @@ register(
         const { code } = await swc.transform(source, {
           filename: url,
           jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-          module: { type: 'commonjs' },
+          // The annotation lets Node's cjs-module-lexer see every named export of the file.
+          module: { type: 'commonjs', exportInteropAnnotation: true },
         });
         return { format: 'commonjs', source: code, shortCircuit: true };
       }

@@ -18,7 +18,7 @@ export interface DocumentWalk {
 }
 
 /** mongoose's `id` virtual: `_id` as a string, or null. */
-function idVirtualValue(id: unknown): unknown {
+export function idVirtualValue(id: unknown): unknown {
   if (id == null) return null;
   if (typeof id === 'object') {
     const converted = convertBsonValue(id);
@@ -67,7 +67,8 @@ export function enterDocument(
     frame = prefilledObject(doc, { ...src }, parent, key);
   }
   frame.minimize = documentMinimize(doc, plan);
-  frame.dropIfEmpty = enclosing !== undefined && dropsWhenEmpty(doc, frame.minimize);
+  // Whether an empty subdocument leaves its parent is the parent's minimize, not its own (as in mongoose 9).
+  frame.dropIfEmpty = enclosing !== undefined && dropsWhenEmpty(doc, parent!.minimize);
   frame.document = {
     isSubdocument: doc.$isSubdocument === true,
     optionsVirtuals: enclosing?.optionsVirtuals ?? plan.virtuals,

@@ -133,10 +133,14 @@ export function documentMinimize(doc: MongooseDocumentLike, plan: DocumentPlan):
 
 /**
  * Whether mongoose would leave an empty single-nested subdocument out of its
- * parent (it keeps required ones and document-array elements).
+ * parent (it keeps required ones and document-array elements), given the
+ * parent's `minimize`: the subdocument's own setting does not decide it.
  */
-export function dropsWhenEmpty(doc: MongooseDocumentLike, minimize: boolean): boolean {
+export function dropsWhenEmpty(doc: MongooseDocumentLike, parentMinimize: boolean): boolean {
   return (
-    minimize && doc.$isSubdocument === true && doc.$isDocumentArrayElement !== true && !doc.constructor.$__required
+    parentMinimize &&
+    doc.$isSubdocument === true &&
+    doc.$isDocumentArrayElement !== true &&
+    !doc.constructor.$__required
   );
 }

@@ -16,7 +16,8 @@ import {
 import type { ExposeIdMetadata, ExposeIdOptions } from './expose-id.decorator.js';
 import { arrayItems, enterDocument, type DocumentWalk } from './mongoose-document-frame.js';
 import { isMongooseDocument } from './mongoose-document.js';
-import { arrayFrame, BAIL, copyPlain, instanceFrame, mapFrame, plainObjectFrame } from './plain-data-copy.js';
+import { BAIL, copyFast } from './fast-copy.js';
+import { arrayFrame, instanceFrame, mapFrame, plainObjectFrame } from './plain-data-copy.js';
 import { FrameWalk, type Frame } from './walk-frames.js';
 
 /** What the walker needs to know; see `SerializeObjectIdsOptions`. */
@@ -133,9 +134,14 @@ export function walk(root: unknown, options: WalkOptions): WalkResult {
     return { value: typeof root === 'bigint' ? int64ToJson(root) : root, hasClassInstances: false };
   }
   if (!options.exposeId) {
-    const fast = copyPlain(root, 0);
+    const fast = copyFast(root, options.versionKey === true);
     if (fast !== BAIL) return { value: fast, hasClassInstances: false };
   }
+  return walkFrames(root, options);
+}
+
+/** The full walk alone, without the fast path first (the specs compare both). */
+export function walkFrames(root: object, options: WalkOptions): WalkResult {
   const state = new Walk(options);
   const value = state.run(root);
   return { value, hasClassInstances: state.hasClassInstances };

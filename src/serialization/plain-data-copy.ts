@@ -1,75 +1,12 @@
 /**
- * Copying data that is not a mongoose document: plain objects, arrays, Maps,
- * Sets, Dates, and class instances (kept with their prototype for
- * class-transformer). {@link copyPlain} is the recursive fast path for
- * JSON-like data; the `…Frame` functions start the frames of the full walk
- * (walk-frames.ts) for the same containers and the ones the fast path leaves to it.
+ * Copying data that is not a mongoose document in the full walk: the frames
+ * (walk-frames.ts) of plain objects, arrays, Maps, Sets, and class instances
+ * (kept with their prototype for class-transformer). The recursive fast path
+ * for JSON-like data and plain documents is fast-copy.ts.
  */
-import { int64ToJson, knownObjectIdHex, knownObjectIdPrototype, objectIdToHex } from './bson-values.js';
 import { excludedOnSerialization } from './class-transformer-metadata.js';
 import { getExposeIdMetadata, type ExposeIdMetadata } from './expose-id.decorator.js';
 import { assignOwn, Frame, prefilledObject, renamedObject } from './walk-frames.js';
-
-/** Returned by {@link copyPlain} when the value needs the full walk. */
-export const BAIL = Symbol('BAIL');
-
-/**
- * Depth up to which {@link copyPlain} recurses. Beyond it (deep data, or a
- * cycle, which is infinitely deep) the full walk takes over, so the call
- * stack stays short and cycles get their error.
- */
-const PLAIN_DEPTH = 32;
-
-/**
- * The fast path for plain JSON-like data with ObjectIds of an already
- * verified bson copy: objects, arrays, primitives, Dates. Copies natively
- * (spread, slice) and overwrites only converted entries, without frames or
- * cycle bookkeeping. Anything else (documents, classes, Maps, another bson
- * type, depth) answers {@link BAIL} and the full walk starts over: the work
- * done so far is lost, at most one extra pass.
- */
-export function copyPlain(value: object, depth: number): unknown {
-  const proto = Object.getPrototypeOf(value) as object | null;
-  if (proto === Object.prototype) {
-    if (depth > PLAIN_DEPTH || (value as { _bsontype?: unknown })._bsontype !== undefined) return BAIL;
-    const out: Record<string, unknown> = { ...value };
-    for (const key in out) {
-      const item = out[key];
-      if (item !== null && typeof item === 'object') {
-        const copy = copyPlain(item, depth + 1);
-        if (copy === BAIL) return BAIL;
-        if (copy !== item) out[key] = copy;
-      } else if (typeof item === 'bigint') {
-        out[key] = int64ToJson(item);
-      }
-    }
-    return out;
-  }
-  if (proto !== null && proto === knownObjectIdPrototype()) {
-    return knownObjectIdHex(value) ?? BAIL;
-  }
-  const bsontype = (value as { _bsontype?: unknown })._bsontype;
-  if (bsontype === 'ObjectId' || bsontype === 'ObjectID') {
-    // Another verified copy (bson's ESM and CommonJS builds are two classes), or a first sighting.
-    return objectIdToHex(value) ?? BAIL;
-  }
-  if (proto === Array.prototype && Array.isArray(value)) {
-    if (depth > PLAIN_DEPTH) return BAIL;
-    const out = value.slice() as unknown[];
-    for (let i = 0; i < out.length; i++) {
-      const item = out[i];
-      if (item !== null && typeof item === 'object') {
-        const copy = copyPlain(item, depth + 1);
-        if (copy === BAIL) return BAIL;
-        if (copy !== item) out[i] = copy;
-      } else if (typeof item === 'bigint') {
-        out[i] = int64ToJson(item);
-      }
-    }
-    return out;
-  }
-  return value instanceof Date ? value : BAIL;
-}
 
 /** The frame of a plain object (prototype `Object.prototype` or `null`), its `_id` renamed if `exposeId` says so. */
 export function plainObjectFrame(

@@ -1,0 +1,241 @@
+import fc from 'fast-check';
+import mongoose, { Schema, Types } from 'mongoose';
+import { BAIL, copyFast } from './fast-copy.js';
+import { walk, walkFrames, type WalkOptions } from './object-id-walker.js';
+
+/**
+ * The fast path (fast-copy.ts) against the full frame walk and against
+ * mongoose's own `toJSON({ flattenObjectIds: true })`, over random schemas
+ * (plain paths, id arrays, nested paths, subdocument arrays, single nested
+ * subdocuments, Mixed; with or without virtuals, minimize, version key, `id`,
+ * getters, custom virtuals, schema and path transforms) and random documents
+ * (missing, null, undefined and empty values; populated references).
+ */
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+
+const connection = mongoose.createConnection();
+let models = 0;
+
+const hex = fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 24, maxLength: 24 }).map((c) => c.join(''));
+const objectId = hex.map((h) => new Types.ObjectId(h));
+const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null | undefined> =>
+  fc.oneof({ weight: 4, arbitrary: arb }, fc.constant(null), fc.constant(undefined));
+
+interface Shape {
+  virtuals: boolean | undefined;
+  minimize: boolean | undefined;
+  versionKey: boolean;
+  id: boolean;
+  getter: boolean;
+  customVirtual: boolean;
+  schemaTransform: boolean;
+  pathTransform: boolean;
+  childVirtuals: boolean | undefined;
+  populated: boolean;
+}
+
+/** Mostly off: each of these sends the whole document to `toJSON()`, away from the fast path. */
+const rarely = fc.constantFrom(false, false, false, false, true);
+
+const shapes: fc.Arbitrary<Shape> = fc.record({
+  virtuals: fc.constantFrom(true, false, undefined),
+  minimize: fc.constantFrom(true, false, undefined),
+  versionKey: fc.boolean(),
+  id: fc.boolean(),
+  getter: fc.boolean(),
+  customVirtual: rarely,
+  schemaTransform: rarely,
+  pathTransform: rarely,
+  childVirtuals: fc.constantFrom(true, false, undefined),
+  populated: fc.boolean(),
+});
+
+function models_(shape: Shape) {
+  models += 1;
+  const toJSON: Record<string, unknown> = {};
+  if (shape.virtuals !== undefined) toJSON.virtuals = shape.virtuals;
+  if (shape.minimize !== undefined) toJSON.minimize = shape.minimize;
+  if (shape.schemaTransform) {
+    toJSON.transform = (_doc: unknown, ret: Record<string, unknown>) => {
+      delete ret.secret;
+      return ret;
+    };
+  }
+  const Line = new Schema(
+    { productId: Schema.Types.ObjectId, qty: Number, note: { text: String, by: Schema.Types.ObjectId } },
+    shape.childVirtuals === undefined ? {} : { toJSON: { virtuals: shape.childVirtuals } },
+  );
+  const Owner = new Schema({ name: String, groupId: Schema.Types.ObjectId });
+  const definition: Record<string, unknown> = {
+    name: shape.pathTransform ? { type: String, transform: (v: unknown) => `<${String(v)}>` } : String,
+    secret: shape.getter ? { type: String, get: (v: unknown) => (v == null ? v : `*${String(v)}`) } : String,
+    ownerId: { type: Schema.Types.ObjectId, ref: `Owner${models}` },
+    relatedIds: [Schema.Types.ObjectId],
+    tags: [String],
+    at: Date,
+    meta: { note: String, refId: Schema.Types.ObjectId, deep: { flag: Boolean } },
+    lines: [Line],
+    main: Line,
+    // Without _id, so that it can be empty: minimize then drops it from its parent.
+    box: new Schema({ label: String }, { _id: false }),
+    extras: Schema.Types.Mixed,
+  };
+  const schema = new Schema(definition, {
+    versionKey: shape.versionKey ? '__v' : false,
+    id: shape.id,
+    toJSON,
+    ...(shape.minimize === undefined ? {} : { minimize: shape.minimize }),
+  });
+  if (shape.customVirtual) {
+    schema.virtual('label').get(function (this: { name?: string }) {
+      return `label ${this.name ?? ''}`;
+    });
+  }
+  const OwnerModel = connection.model(`Owner${models}`, Owner);
+  const Model = connection.model(`Entity${models}`, schema);
+  return { Model, OwnerModel };
+}
+
+const lines = fc.record(
+  {
+    _id: objectId,
+    productId: maybe(objectId),
+    qty: maybe(fc.integer()),
+    note: maybe(
+      fc.record({ text: maybe(fc.string()), by: maybe(objectId) }, { requiredKeys: [], noNullPrototype: true }),
+    ),
+  },
+  { requiredKeys: ['_id'], noNullPrototype: true },
+);
+
+const documents = fc.record(
+  {
+    _id: objectId,
+    name: maybe(fc.string({ maxLength: 8 })),
+    secret: maybe(fc.string({ maxLength: 8 })),
+    ownerId: maybe(objectId),
+    relatedIds: fc.array(objectId, { maxLength: 3 }),
+    tags: fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }),
+    at: maybe(fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })),
+    meta: maybe(
+      fc.record(
+        {
+          note: maybe(fc.string({ maxLength: 4 })),
+          refId: maybe(objectId),
+          deep: fc.record({}, { noNullPrototype: true }),
+        },
+        { requiredKeys: [], noNullPrototype: true },
+      ),
+    ),
+    lines: fc.array(lines, { maxLength: 3 }),
+    main: maybe(lines),
+    box: maybe(fc.record({ label: maybe(fc.string({ maxLength: 3 })) }, { requiredKeys: [], noNullPrototype: true })),
+    // A null-prototype object (fast-check's records may have one) goes to the full walk: compared too.
+    extras: maybe(
+      fc.oneof(
+        fc.constant({}),
+        fc.record({ a: objectId, b: fc.array(objectId, { maxLength: 2 }) }, { noNullPrototype: true }),
+        fc.record({ a: objectId }),
+      ),
+    ),
+    __v: fc.nat(5),
+  },
+  { requiredKeys: ['_id'], noNullPrototype: true },
+);
+
+const walkOptions: fc.Arbitrary<WalkOptions> = fc.record(
+  { versionKey: fc.boolean() },
+  { requiredKeys: [], noNullPrototype: true },
+);
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+describe('the fast copy', () => {
+  it('should give the same output as the full walk and as toJSON({ flattenObjectIds: true }) on random documents', () => {
+    let fastRuns = 0;
+    fc.assert(
+      fc.property(shapes, documents, walkOptions, (shape, data, options) => {
+        const { Model, OwnerModel } = models_(shape);
+        const raw: Record<string, unknown> = { ...data };
+        if (shape.populated && data.ownerId != null) {
+          raw.ownerId = { _id: data.ownerId, name: 'owner', groupId: data.ownerId, __v: 1 };
+        }
+        const doc = Model.hydrate(raw, null, { hydratedPopulatedDocs: shape.populated });
+        expect(OwnerModel.modelName).toBe(`Owner${models}`);
+        if (copyFast(doc, options.versionKey === true) !== BAIL) fastRuns += 1;
+        const fast = walk(doc, options).value;
+        const frames = walkFrames(doc, options).value;
+        expect(json(fast)).toBe(json(frames));
+        const reference = doc.toJSON({
+          flattenObjectIds: true,
+          flattenDecimals: true,
+          ...(options.versionKey === true ? {} : { versionKey: false }),
+        });
+        expect(json(fast)).toBe(json(reference));
+        // Not only the bytes: the same keys (an `undefined` kept by one path would not show in JSON).
+        expect(fast).toStrictEqual(frames);
+      }),
+      { numRuns: RUNS, seed: 20261203 },
+    );
+    // The comparison means something only if the fast path took most documents.
+    expect(fastRuns).toBeGreaterThan(RUNS / 2);
+  });
+
+  it('should give the same output as the full walk on plain data holding documents and BSON scalars', () => {
+    const { Model } = models_({
+      virtuals: true,
+      minimize: undefined,
+      versionKey: true,
+      id: true,
+      getter: false,
+      customVirtual: false,
+      schemaTransform: false,
+      pathTransform: false,
+      childVirtuals: undefined,
+      populated: false,
+    });
+    fc.assert(
+      fc.property(fc.array(documents, { maxLength: 3 }), fc.bigInt(), (items, big) => {
+        const page = {
+          items: items.map((d) => Model.hydrate(d)),
+          total: big,
+          price: new mongoose.Types.Decimal128('12.50'),
+          cursor: items[0]?._id ?? null,
+        };
+        const fast = walk(page, {}).value;
+        expect(json(fast)).toBe(json(walkFrames(page, {}).value));
+        expect(fast).toStrictEqual(walkFrames(page, {}).value);
+      }),
+      { numRuns: Math.ceil(RUNS / 3), seed: 20261203 },
+    );
+  });
+
+  it.each([
+    ['an empty single nested subdocument under minimize', { _id: new Types.ObjectId(), box: {} }, undefined],
+    [
+      'a single nested subdocument with an undefined value',
+      { _id: new Types.ObjectId(), box: { label: undefined } },
+      undefined,
+    ],
+    ['an empty single nested subdocument without minimize', { _id: new Types.ObjectId(), box: {} }, false],
+    ['an empty nested path', { _id: new Types.ObjectId(), meta: { deep: {} } }, undefined],
+    ['undefined values', { _id: new Types.ObjectId(), name: undefined, meta: { note: undefined } }, undefined],
+  ])('should treat %s as the full walk and mongoose do', (_name, data, minimize: boolean | undefined) => {
+    const { Model } = models_({
+      virtuals: undefined,
+      minimize,
+      versionKey: true,
+      id: true,
+      getter: false,
+      customVirtual: false,
+      schemaTransform: false,
+      pathTransform: false,
+      childVirtuals: undefined,
+      populated: false,
+    });
+    const doc = Model.hydrate(data);
+    expect(walk(doc, {}).value).toStrictEqual(walkFrames(doc, {}).value);
+    expect(json(walk(doc, {}).value)).toBe(json(doc.toJSON({ flattenObjectIds: true, versionKey: false })));
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The recursive fast path of the walk, for JSON-like data and for hydrated
+ * mongoose documents whose schema asks for nothing `toJSON()` computes:
+ * plain objects, arrays (a document's array proxies through their backing
+ * array), ObjectIds of an already verified bson copy, BSON scalars, Dates and
+ * such documents and subdocuments. It copies natively (spread, slice),
+ * overwrites only converted entries, and applies mongoose's `minimize`,
+ * version key and `id` virtual exactly as the frame walk does
+ * (mongoose-document-frame.ts), without frames, key lists or cycle bookkeeping:
+ * on hydrated documents with id arrays and subdocument arrays that
+ * bookkeeping was most of the cost (bench/serializer.bench.ts).
+ *
+ * Anything else (a schema with transforms, getters or other virtuals, class
+ * instances, Maps, look-alike ObjectIds, a `__proto__` key, depth) answers
+ * {@link BAIL} and the full walk starts over: the work done so far is lost,
+ * at most one extra pass. serialize-object-ids.spec.ts and
+ * mongoose-document.spec.ts compare both paths' output.
+ */
+import {
+  convertBsonValue,
+  int64ToJson,
+  knownObjectIdHex,
+  knownObjectIdPrototype,
+  objectIdToHex,
+} from './bson-values.js';
+import { idVirtualValue } from './mongoose-document-frame.js';
+import { documentMinimize, documentPlan, dropsWhenEmpty, isMongooseDocument } from './mongoose-document.js';
+import type { DocumentState } from './walk-frames.js';
+
+/** Returned when the value needs the full walk. */
+export const BAIL = Symbol('BAIL');
+
+/** Returned for an entry of an object that mongoose's `minimize` leaves out (an empty nested object). */
+const DROP = Symbol('DROP');
+
+/**
+ * Depth up to which the fast path recurses. Beyond it (deep data, or a
+ * cycle, which is infinitely deep) the full walk takes over, so the call
+ * stack stays short and cycles get their error.
+ */
+const FAST_DEPTH = 32;
+
+/** Where the copy is: inside which document, with which `minimize`, keeping the version key or not. */
+interface Scope {
+  readonly minimize: boolean;
+  readonly document: DocumentState | undefined;
+  readonly keepVersionKey: boolean;
+}
+
+const VIRTUALS = [true, false, undefined] as const;
+
+/**
+ * Every scope inside a document, by keepVersionKey, minimize, isSubdocument
+ * and the index of optionsVirtuals in {@link VIRTUALS}: a document picks one
+ * instead of allocating its own.
+ */
+const DOCUMENT_SCOPES: readonly Scope[][][][] = [false, true].map((keepVersionKey) =>
+  [false, true].map((minimize) =>
+    [false, true].map((isSubdocument) =>
+      VIRTUALS.map((optionsVirtuals) =>
+        Object.freeze({ minimize, keepVersionKey, document: Object.freeze({ isSubdocument, optionsVirtuals }) }),
+      ),
+    ),
+  ),
+);
+
+const ROOT_SCOPES: readonly Scope[] = [
+  Object.freeze({ minimize: false, document: undefined, keepVersionKey: false }),
+  Object.freeze({ minimize: false, document: undefined, keepVersionKey: true }),
+];
+
+/**
+ * JSON-ready copy of `root` (as the walker's), or {@link BAIL}. Used only
+ * without `exposeId`, which the frame walk implements.
+ */
+export function copyFast(root: object, keepVersionKey: boolean): unknown {
+  return copyValue(root, 0, ROOT_SCOPES[keepVersionKey ? 1 : 0], false);
+}
+
+/** Whether `out` has no own enumerable key (what mongoose's `minimize` tests). */
+function isEmpty(out: object): boolean {
+  for (const _ in out) return false;
+  return true;
+}
+
+/**
+ * The copy of one value found in `scope`; `inObject` when it is an object's
+ * entry, where an empty nested object may be dropped ({@link DROP}).
+ */
+function copyValue(value: object, depth: number, scope: Scope, inObject: boolean): unknown {
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto === Object.prototype) {
+    if (depth > FAST_DEPTH || (value as { _bsontype?: unknown })._bsontype !== undefined) return BAIL;
+    const out: Record<string, unknown> = { ...value };
+    if (!copyEntries(out, depth, scope)) return BAIL;
+    // mongoose's minimize drops empty nested objects, except directly inside arrays.
+    return inObject && scope.minimize && isEmpty(out) ? DROP : out;
+  }
+  if (proto !== null && proto === knownObjectIdPrototype()) {
+    return knownObjectIdHex(value) ?? BAIL;
+  }
+  if (Array.isArray(value)) {
+    // Outside documents only true arrays: the frame walk copies other array-likes.
+    if (depth > FAST_DEPTH || (scope.document === undefined && proto !== Array.prototype)) return BAIL;
+    // Arrays of a document are proxies (mongoose 6+); their backing array is read much faster.
+    const backing = scope.document !== undefined ? (value as { __array?: unknown }).__array : undefined;
+    const out = (Array.isArray(backing) ? backing : value).slice() as unknown[];
+    for (let i = 0; i < out.length; i++) {
+      const item = out[i];
+      if (item !== null && typeof item === 'object') {
+        const copy = copyValue(item, depth + 1, scope, false);
+        if (copy === BAIL) return BAIL;
+        if (copy !== item) out[i] = copy;
+      } else if (typeof item === 'bigint') {
+        out[i] = int64ToJson(item);
+      }
+    }
+    return out;
+  }
+  if ((value as { $__?: unknown }).$__ != null && isMongooseDocument(value)) {
+    return depth > FAST_DEPTH ? BAIL : copyDocument(value, depth, scope, inObject);
+  }
+  const bsontype = (value as { _bsontype?: unknown })._bsontype;
+  if (bsontype === 'ObjectId' || bsontype === 'ObjectID') {
+    // Another verified copy (bson's ESM and CommonJS builds are two classes), or a first sighting.
+    return objectIdToHex(value) ?? BAIL;
+  }
+  if (value instanceof Date) return value;
+  if (typeof bsontype === 'string' || Buffer.isBuffer(value)) {
+    // Decimal128, Long, Binary, Buffer…: scalars. Values whose own toJSON() gives an object go to the full walk.
+    const converted = convertBsonValue(value);
+    return typeof converted === 'string' || typeof converted === 'number' ? converted : BAIL;
+  }
+  return BAIL;
+}
+
+/** Converts the entries of `out` (a shallow copy) in place; `false` to bail. */
+function copyEntries(out: Record<string, unknown>, depth: number, scope: Scope): boolean {
+  for (const key in out) {
+    const item = out[key];
+    if (item !== null && typeof item === 'object') {
+      // Assigning `__proto__` would set the prototype: the frame walk defines it instead.
+      if (key === '__proto__') return false;
+      const copy = copyValue(item, depth + 1, scope, true);
+      if (copy === BAIL) return false;
+      if (copy === DROP) delete out[key];
+      else if (copy !== item) out[key] = copy;
+    } else if (typeof item === 'bigint') {
+      out[key] = int64ToJson(item);
+    } else if (item === undefined && scope.minimize) {
+      delete out[key];
+    }
+  }
+  return true;
+}
+
+/** A hydrated document read from `_doc`, as `enterDocument` does it, or {@link BAIL} when only `toJSON()` can. */
+function copyDocument(
+  doc: Parameters<typeof documentPlan>[0],
+  depth: number,
+  scope: Scope,
+  inObject: boolean,
+): unknown {
+  const plan = documentPlan(doc);
+  const enclosing = scope.document;
+  // Mirrors mongoose 9 `$toObject`: the document's own schema setting wins, then an enclosing subdocument's.
+  const virtuals = plan.virtuals ?? (enclosing?.isSubdocument === true ? enclosing.optionsVirtuals : undefined);
+  if (!plan.fast || (virtuals === true && plan.otherVirtuals)) return BAIL;
+  const src = doc._doc;
+  const versionKey =
+    !scope.keepVersionKey && plan.versionKey !== undefined && plan.versionKey in src ? plan.versionKey : undefined;
+  let out: Record<string, unknown>;
+  if (versionKey !== undefined) {
+    // Rest destructuring copies without the key natively; `delete` would slow the copy and stringify down.
+    const { [versionKey]: _versionKey, ...rest } = src;
+    out = rest;
+  } else {
+    out = { ...src };
+  }
+  const minimize = documentMinimize(doc, plan);
+  const isSubdocument = doc.$isSubdocument === true;
+  const optionsVirtuals = enclosing?.optionsVirtuals ?? plan.virtuals;
+  const inner =
+    DOCUMENT_SCOPES[+scope.keepVersionKey][+minimize][+isSubdocument][
+      optionsVirtuals === true ? 0 : optionsVirtuals === false ? 1 : 2
+    ];
+  if (!copyEntries(out, depth, inner)) return BAIL;
+  if (virtuals === true && plan.idVirtual) out.id = idVirtualValue(src._id);
+  // An empty single-nested subdocument leaves its parent object when the parent minimizes (as in mongoose 9).
+  return inObject && enclosing !== undefined && dropsWhenEmpty(doc, scope.minimize) && isEmpty(out) ? DROP : out;
+}
