@@ -7,6 +7,7 @@ import { FailCommandFailPoint } from './commands/fail-command-fail-point.js';
 import { CursorRegistry } from './cursor/cursor-registry.js';
 import { SessionRegistry } from './session/session-registry.js';
 import { MemoryStore } from './store/memory-store.js';
+import { TtlMonitor } from './ttl-monitor.js';
 import { WireConnection } from './wire/wire-connection.js';
 
 /** Default of {@link EmbeddedMongoServerOptions.maxCommandTimeMS}. */
@@ -35,6 +36,13 @@ export interface EmbeddedMongoServerOptions {
    * @default 10000
    */
   maxCommandTimeMS?: number;
+  /**
+   * Seconds between two passes of the TTL monitor, which removes documents
+   * expired under an `expireAfterSeconds` index (mongod's `ttlMonitorSleepSecs`).
+   * Its timer never keeps the process alive.
+   * @default 60
+   */
+  ttlMonitorSleepSecs?: number;
 }
 
 /** Options of {@link EmbeddedMongoServer.stop}. */
@@ -67,6 +75,7 @@ export class EmbeddedMongoServer {
   private readonly sessions: SessionRegistry;
   private readonly failPoint = new FailCommandFailPoint();
   private readonly router: CommandRouter;
+  private readonly ttlMonitor: TtlMonitor;
   private readonly connections = new Set<WireConnection>();
   private nextConnectionId = 1;
   /** hello's `topologyVersion.processId`, new per {@link listen}: to clients, a listen after a close is a restarted server. */
@@ -80,6 +89,7 @@ export class EmbeddedMongoServer {
       clock: options.clock ?? Date.now,
       maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS,
     });
+    this.ttlMonitor = new TtlMonitor(this.store, options.clock ?? Date.now, options.ttlMonitorSleepSecs);
   }
 
   /** Starts a server and resolves once it accepts connections. */
@@ -123,6 +133,7 @@ export class EmbeddedMongoServer {
     if (address && typeof address === 'object') this.boundPort = address.port;
     this.processId = new ObjectId();
     this.server = server;
+    this.ttlMonitor.start();
   }
 
   /**
@@ -138,6 +149,7 @@ export class EmbeddedMongoServer {
     this.cursors.clear();
     this.sessions.abortAll();
     this.failPoint.reset();
+    this.ttlMonitor.stop();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 

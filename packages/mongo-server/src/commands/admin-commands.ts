@@ -1,11 +1,14 @@
 import { type Document, Long, ObjectId, Timestamp } from 'bson';
 
+import { checkValidatorOptions } from '../query/document-validation.js';
 import { typeAlias } from '../query/element-operators.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
 import { checkSessionId, collectionName, optionalDocumentArray } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { NAMESPACE_COMMANDS } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
+import { checkViewDefinition } from './view-commands.js';
 
 /** Wire versions 0..21 = MongoDB 7.0; the driver needs max >= 9. */
 export const MAX_WIRE_VERSION = 21;
@@ -105,12 +108,35 @@ const create: CommandHandler = (cmd, ctx) => {
   const existing = ctx.store.collection(ctx.db, name);
   if (existing) {
     // MongoDB 7 accepts re-creating a collection with the same options.
-    if (Object.keys(options).length === 0) return { ok: 1 };
+    if (Object.keys(options).length === 0 && existing.options.viewOn === undefined) return { ok: 1 };
     throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
   }
+  refuseUnsupportedOptions(options);
+  if (options.viewOn !== undefined || options.pipeline !== undefined) checkViewDefinition(options);
+  checkValidatorOptions(options);
   ctx.store.ensureCollection(ctx.db, name, options);
   return { ok: 1 };
 };
+
+/** `create` options whose feature the embedded server lacks: refused by name, never silently ignored. */
+const UNSUPPORTED_CREATE_OPTIONS = [
+  'capped',
+  'timeseries',
+  'clusteredIndex',
+  'changeStreamPreAndPostImages',
+  'encryptedFields',
+];
+
+function refuseUnsupportedOptions(options: Document): void {
+  for (const option of UNSUPPORTED_CREATE_OPTIONS) {
+    if (options[option] !== undefined && options[option] !== false) {
+      throw new CommandError(
+        'CommandNotSupported',
+        `create option '${option}' is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
+      );
+    }
+  }
+}
 
 const drop: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'drop');
@@ -129,17 +155,19 @@ const listCollections: CommandHandler = (cmd, ctx) => {
   const nameOnly = cmd.nameOnly === true;
   const infos = ctx.store
     .collections(ctx.db)
-    .map((collection) =>
-      nameOnly
-        ? { name: collection.name, type: 'collection' }
-        : {
-            name: collection.name,
-            type: 'collection',
-            options: collection.options,
-            info: { readOnly: false },
-            idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
-          },
-    )
+    .map((collection) => {
+      const type = collection.options.viewOn === undefined ? 'collection' : 'view';
+      if (nameOnly) return { name: collection.name, type };
+      if (type === 'view')
+        return { name: collection.name, type, options: collection.options, info: { readOnly: true } };
+      return {
+        name: collection.name,
+        type,
+        options: collection.options,
+        info: { readOnly: false },
+        idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+      };
+    })
     .filter((info) => (typeof filter.name === 'string' ? info.name === filter.name : true));
   const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
   return openCursor(ctx, `${ctx.db}.$cmd.listCollections`, infos, batchSize);
@@ -188,4 +216,5 @@ export const ADMIN_COMMANDS: Record<string, CommandHandler> = {
   listDatabases,
   endSessions,
   killAllSessions: () => ({ ok: 1 }),
+  ...NAMESPACE_COMMANDS,
 };

@@ -32,6 +32,15 @@ export const ErrorCode = {
   BSONObjectTooLarge: 10334,
   MaxTimeMSExpired: 50,
   QueryExceededMemoryLimitNoDiskUseAllowed: 292,
+  EmptyFieldName: 56,
+  IllegalOperation: 20,
+  CannotCreateIndex: 67,
+  ViewDepthLimitExceeded: 149,
+  CommandNotSupported: 115,
+  DocumentValidationFailure: 121,
+  InvalidPipelineOperator: 168,
+  CommandNotSupportedOnView: 166,
+  OptionNotSupportedOnView: 167,
 } as const;
 
 /**

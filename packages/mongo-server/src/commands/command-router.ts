@@ -11,18 +11,24 @@ import { ADMIN_COMMANDS } from './admin-commands.js';
 import { checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
 import type { CommandContext, CommandHandler, ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { EXPLAIN_COMMANDS } from './explain-command.js';
 import type { FailCommandAction, FailCommandFailPoint } from './fail-command-fail-point.js';
 import { INDEX_COMMANDS } from './index-commands.js';
 import { meetsLock } from './lock-probe.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { TEST_COMMANDS } from './test-commands.js';
 import { TRANSACTION_COMMANDS } from './transaction-commands.js';
+import { bindLetVariables } from './let-variables.js';
+import { runOutputStage } from './output-stages.js';
+import { runSourceStage } from './source-stages.js';
+import { runOnView } from './view-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
   Object.entries({
     ...ADMIN_COMMANDS,
     ...READ_COMMANDS,
+    ...EXPLAIN_COMMANDS,
     ...WRITE_COMMANDS,
     ...INDEX_COMMANDS,
     ...TRANSACTION_COMMANDS,
@@ -185,7 +191,15 @@ export class CommandRouter {
         OperationBudget.run(this.budget(run), () => meetsLock(handler, cmd, ctx, this.store))
       )
         return undefined;
-      const reply = OperationBudget.run(this.budget(run), () => handler(cmd, ctx));
+      const reply = OperationBudget.run(this.budget(run), () => {
+        const bound = bindLetVariables(name, cmd);
+        return (
+          runOnView(name, bound, ctx) ??
+          runSourceStage(name, bound, ctx) ??
+          runOutputStage(name, bound, ctx) ??
+          handler(bound, ctx)
+        );
+      });
       // Any failed statement aborts the transaction, as in MongoDB.
       if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
       this.sessions.recordWrite(name, cmd, reply);

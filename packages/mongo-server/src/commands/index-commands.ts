@@ -25,6 +25,29 @@ function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   });
 }
 
+/** MongoDB's largest `expireAfterSeconds` (a signed 32-bit integer). */
+const MAX_EXPIRE_AFTER_SECONDS = 2_147_483_647;
+
+/** A TTL index is on one field, with a whole number of seconds from 0 to 2^31 - 1, as in mongod. */
+function checkTtl(spec: IndexSpec): void {
+  const seconds: unknown = spec.expireAfterSeconds;
+  if (seconds === undefined) return;
+  const fields = Object.keys(spec.key);
+  if (fields.length !== 1) {
+    throw new CommandError(
+      'CannotCreateIndex',
+      `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: ${formatDocument(spec)}`,
+    );
+  }
+  const n = typeof seconds === 'bigint' ? Number(seconds) : seconds;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > MAX_EXPIRE_AFTER_SECONDS) {
+    throw new CommandError(
+      'CannotCreateIndex',
+      `TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: ${formatDocument(spec)}`,
+    );
+  }
+}
+
 function validateSpec(raw: unknown): IndexSpec {
   const spec = raw as IndexSpec;
   if (
@@ -39,6 +62,7 @@ function validateSpec(raw: unknown): IndexSpec {
   if (typeof spec.name !== 'string' || spec.name.length === 0) {
     throw new CommandError('FailedToParse', "Each index specification must have a 'name' string");
   }
+  checkTtl(spec);
   const { background: _background, ...rest } = spec;
   return { v: 2, ...rest } as IndexSpec;
 }

@@ -6,24 +6,62 @@ import { resolve } from 'mingo/util';
 import { bsonEquals, bsonTag, compareBson } from '../bson/bson-compare.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
-import { compileFilter, mingoOptions, projectDocuments, withMingoErrors } from '../query/query-context.js';
+import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
+import { projectDocuments } from '../query/find-projection.js';
+import { checkPipeline } from '../query/pipeline-check.js';
+import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { typeAlias } from '../query/element-operators.js';
-import { sortDocuments } from '../query/sort-documents.js';
 import type { CollectionView } from '../store/collection-view.js';
 import { collectionName, cursorIdArray, optionalCount, optionalDocument } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { explainReply } from './explain-command.js';
 
-/** Visible documents of `view` matching `filter`, in natural order. */
-export function matchingDocuments(view: CollectionView | undefined, filter: Document | undefined): Document[] {
-  if (!view) return [];
-  const matches = compileFilter(filter);
-  const result: Document[] = [];
-  for (const doc of view.documents()) {
-    OperationBudget.tick();
-    if (matches(doc)) result.push(doc);
+/**
+ * Visible documents of `view` matching `filter`, in natural order (the
+ * first `limit` of them, when given), found through an index when one fits.
+ */
+export function matchingDocuments(
+  view: CollectionView | undefined,
+  filter: Document | undefined,
+  limit = 0,
+): Document[] {
+  return runQuery(view, { filter, limit }).docs;
+}
+
+/** The query part of a find command: filter, sort, skip, limit, hint, collation. */
+export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolean } {
+  const filter = optionalDocument(cmd, 'filter');
+  const sort = optionalDocument(cmd, 'sort');
+  const skip = optionalCount(cmd, 'skip') ?? 0;
+  let limit = optionalCount(cmd, 'limit') ?? 0;
+  let singleBatch = cmd.singleBatch === true;
+  if (skip < 0) throw new CommandError('BadValue', `BSON field 'skip' value must be >= 0, actual value '${skip}'`);
+  if (limit < 0) {
+    // Legacy negative limit: one batch of |limit| documents.
+    limit = -limit;
+    singleBatch = true;
   }
-  return result;
+  const collation = optionalDocument(cmd, 'collation');
+  return { filter, sort, skip, limit, hint: cmd.hint, collation, singleBatch };
+}
+
+/** Runs a find command's query (for find itself and for its explain). */
+export function runFind(cmd: Document, ctx: CommandContext): QueryResult {
+  return runQuery(ctx.view(collectionName(cmd, 'find')), findRequest(cmd));
+}
+
+/** The query part of a count command. */
+export function countRequest(cmd: Document): QueryRequest {
+  const skip = Math.max(0, optionalCount(cmd, 'skip') ?? 0);
+  const limit = Math.abs(optionalCount(cmd, 'limit') ?? 0);
+  return {
+    filter: optionalDocument(cmd, 'query'),
+    skip,
+    limit,
+    hint: cmd.hint,
+    collation: optionalDocument(cmd, 'collation'),
+  };
 }
 
 function cursorReply(cursor: CursorBatch, first: boolean): Document {
@@ -50,22 +88,12 @@ export function openCursor(
 
 const find: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'find');
-  const view = ctx.view(name);
-  const filter = optionalDocument(cmd, 'filter');
-  const sort = optionalDocument(cmd, 'sort');
-  const skip = optionalCount(cmd, 'skip') ?? 0;
-  let limit = optionalCount(cmd, 'limit') ?? 0;
-  let singleBatch = cmd.singleBatch === true;
-  if (skip < 0) throw new CommandError('BadValue', `BSON field 'skip' value must be >= 0, actual value '${skip}'`);
-  if (limit < 0) {
-    // Legacy negative limit: one batch of |limit| documents.
-    limit = -limit;
-    singleBatch = true;
-  }
-  let docs = matchingDocuments(view, filter);
-  if (sort && Object.keys(sort).length > 0) docs = sortDocuments(docs, sort);
-  if (skip > 0 || limit > 0) docs = docs.slice(skip, limit > 0 ? skip + limit : undefined);
-  docs = projectDocuments(docs, optionalDocument(cmd, 'projection'));
+  const { limit = 0, singleBatch } = findRequest(cmd);
+  const docs = projectDocuments(
+    runFind(cmd, ctx).docs,
+    optionalDocument(cmd, 'projection'),
+    optionalDocument(cmd, 'filter'),
+  );
   const batchSize = optionalCount(cmd, 'batchSize');
   return openCursor(
     ctx,
@@ -113,12 +141,7 @@ const killCursors: CommandHandler = (cmd, ctx) => {
 
 const count: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'count');
-  const skip = optionalCount(cmd, 'skip') ?? 0;
-  const limit = Math.abs(optionalCount(cmd, 'limit') ?? 0);
-  let n = matchingDocuments(ctx.view(name), optionalDocument(cmd, 'query')).length;
-  n = Math.max(0, n - skip);
-  if (limit > 0) n = Math.min(n, limit);
-  return { n, ok: 1 };
+  return { n: runQuery(ctx.view(name), countRequest(cmd)).docs.length, ok: 1 };
 };
 
 /** Whether `value` is a document to descend into (not an array, a Date or a BSON value such as ObjectId). */
@@ -177,6 +200,41 @@ const distinct: CommandHandler = (cmd, ctx) => {
   return { values, ok: 1 };
 };
 
+/**
+ * The pipeline the driver's `countDocuments()` sends: `$match`, optional
+ * `$skip` and `$limit`, then `{ $group: { _id: 1, n: { $sum: 1 } } }`.
+ * Returns its skip and limit, or undefined for any other pipeline.
+ */
+function countDocumentsShape(stages: Document[]): { skip: number; limit: number } | undefined {
+  const [first, ...rest] = stages;
+  const group = rest.pop()?.$group as Document | undefined;
+  const sum = group?.n as Document | undefined;
+  if (!first || Object.keys(first).length !== 1 || !group || !sum) return undefined;
+  if (Object.keys(group).length !== 2 || group._id !== 1 || Object.keys(sum).length !== 1 || sum.$sum !== 1) {
+    return undefined;
+  }
+  const match: unknown = first.$match;
+  if (match === null || typeof match !== 'object' || Array.isArray(match)) return undefined;
+  const skipStage = rest[0] && '$skip' in rest[0] ? rest.shift() : undefined;
+  const limitStage = rest[0] && '$limit' in rest[0] ? rest.shift() : undefined;
+  // Anything unusual (a zero or negative limit, a non-integer) goes the general way, which reports it.
+  const skip: unknown = skipStage?.$skip ?? 0;
+  const limit: unknown = limitStage?.$limit ?? 0;
+  const isCount = (value: unknown, min: number) => typeof value === 'number' && Number.isInteger(value) && value >= min;
+  if (rest.length > 0 || !isCount(skip, 0) || !isCount(limit, limitStage ? 1 : 0)) return undefined;
+  return { skip: skip as number, limit: limit as number };
+}
+
+/** `countDocuments()`'s one result document, counted without copying the documents. */
+function countOf(
+  view: CollectionView | undefined,
+  filter: Document,
+  page: { skip: number; limit: number },
+): Document[] {
+  const n = runQuery(view, { filter, ...page }).docs.length;
+  return n > 0 ? [{ _id: 1, n }] : [];
+}
+
 const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$currentOp', '$collStats', '$indexStats']);
 
 const aggregate: CommandHandler = (cmd, ctx) => {
@@ -191,6 +249,8 @@ const aggregate: CommandHandler = (cmd, ctx) => {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
+  // The whole pipeline is parsed first, as mongod does: a bad one fails on an empty collection too.
+  checkPipeline(pipeline);
   for (const stage of pipeline as Document[]) {
     const op = Object.keys(stage)[0] ?? '';
     if (UNSUPPORTED_STAGES.has(op)) {
@@ -200,6 +260,10 @@ const aggregate: CommandHandler = (cmd, ctx) => {
       );
     }
   }
+  if (cmd.explain === true && typeof target === 'string') {
+    const { explain: _explain, ...inner } = cmd;
+    return explainReply(inner, 'queryPlanner', ctx);
+  }
   let stages = pipeline as Document[];
   let input: Document[] = [];
   let ns = `${ctx.db}.$cmd.aggregate`;
@@ -207,8 +271,10 @@ const aggregate: CommandHandler = (cmd, ctx) => {
     const name = collectionName(cmd, 'aggregate');
     ns = `${ctx.db}.${name}`;
     const first = stages[0];
-    // A leading $match filters before cloning, which keeps countDocuments cheap.
+    // A leading $match filters before cloning (through an index when one fits), which keeps countDocuments cheap.
     if (first && '$match' in first) {
+      const counted = countDocumentsShape(stages);
+      if (counted) return openCursor(ctx, ns, countOf(ctx.view(name), first.$match as Document, counted), undefined);
       input = matchingDocuments(ctx.view(name), first.$match as Document);
       stages = stages.slice(1);
     } else {

@@ -1,14 +1,16 @@
 import { BSON, type Document, ObjectId } from 'bson';
 
-import { applyUpdate, buildUpsertDocument, updateKind } from '../query/apply-update.js';
+import { applyUpdate, buildUpsertDocument, parseUpdate, updateKind } from '../query/apply-update.js';
 import { idFirst } from '../query/document-paths.js';
-import { projectDocuments } from '../query/query-context.js';
-import { sortDocuments } from '../query/sort-documents.js';
+import { projectDocuments } from '../query/find-projection.js';
+import { compileFilter } from '../query/query-context.js';
+import { runQuery } from '../query/plan-executor.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { checkStorable } from '../store/document-limits.js';
+import { checkStorable, type StoredBy } from '../store/document-limits.js';
+import { validateDocument } from '../query/document-validation.js';
 import { collectionName, documentArray, optionalDocument, optionalDocumentArray } from './command-arguments.js';
-import type { CommandHandler } from './command-context.js';
+import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { matchingDocuments } from './read-commands.js';
 
@@ -31,6 +33,19 @@ function prepareInsert(doc: Document): Document {
   return doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc);
 }
 
+/** A document's checks before it is stored: size and depth, then the collection's validator. */
+type Storable = (doc: Document, by: StoredBy, previous?: Document) => Document;
+
+function storable(ctx: CommandContext, name: string, cmd: Document): Storable {
+  const bypass = cmd.bypassDocumentValidation === true;
+  return (doc, by, previous) => {
+    checkStorable(doc, by);
+    const options = ctx.store.collection(ctx.db, name)?.options;
+    if (options) validateDocument(options, doc, previous, bypass);
+    return doc;
+  };
+}
+
 function writeReply(body: Document, writeErrors: Document[]): Document {
   return writeErrors.length > 0 ? { ...body, writeErrors, ok: 1 } : { ...body, ok: 1 };
 }
@@ -40,11 +55,12 @@ const insert: CommandHandler = (cmd, ctx) => {
   const docs = documentArray(cmd, 'documents');
   const ordered = cmd.ordered !== false;
   const view = ctx.view(name, true)!;
+  const check = storable(ctx, name, cmd);
   const writeErrors: Document[] = [];
   let n = 0;
   for (const [index, raw] of docs.entries()) {
     try {
-      view.insert(checkStorable(prepareInsert(raw), 'insert'));
+      view.insert(check(prepareInsert(raw), 'insert'));
       n++;
     } catch (error) {
       if (!isStatementError(error)) throw error;
@@ -61,24 +77,30 @@ interface UpdateStatement {
   multi?: boolean;
   upsert?: boolean;
   arrayFilters?: Document[];
+  sort?: unknown;
 }
 
 function runUpdate(
-  view: CollectionView,
+  view: CollectionView | undefined,
   statement: UpdateStatement,
   index: number,
   upserted: Document[],
+  check: Storable,
 ): { n: number; nModified: number } {
   const filter = statement.q ?? {};
   const kind = updateKind(statement.u);
+  // The update is parsed before any document is read: a bad one fails on an empty collection too.
+  parseUpdate(statement.u, statement.arrayFilters);
+  compileFilter(filter);
   if (statement.multi && kind === 'replacement') {
     throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
   }
-  let matched = matchingDocuments(view, filter);
+  if (!view) return { n: 0, nModified: 0 };
+  let matched = matchingDocuments(view, filter, statement.multi ? 0 : 1);
   if (!statement.multi) matched = matched.slice(0, 1);
   if (matched.length === 0) {
     if (!statement.upsert) return { n: 0, nModified: 0 };
-    const doc = checkStorable(buildUpsertDocument(filter, statement.u, statement.arrayFilters), 'update');
+    const doc = check(buildUpsertDocument(filter, statement.u, statement.arrayFilters), 'update');
     view.insert(doc);
     upserted.push({ index, _id: doc._id });
     return { n: 1, nModified: 0 };
@@ -87,7 +109,7 @@ function runUpdate(
   for (const old of matched) {
     const updated = applyUpdate(old, statement.u, { filter, arrayFilters: statement.arrayFilters });
     if (sameBson(old, updated)) continue;
-    view.replace(CollectionStore.idKey(old), checkStorable(updated, 'update'));
+    view.replace(CollectionStore.idKey(old), check(updated, 'update', old));
     nModified++;
   }
   return { n: matched.length, nModified };
@@ -96,27 +118,32 @@ function runUpdate(
 const update: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'update');
   const statements = documentArray(cmd, 'updates') as UpdateStatement[];
-  for (const statement of statements) optionalDocumentArray(statement.arrayFilters, 'update.updates.arrayFilters');
+  for (const statement of statements) {
+    optionalDocumentArray(statement.arrayFilters, 'update.updates.arrayFilters');
+    // MongoDB 8.0 added `sort` to update statements; 7.0, which this server reports, refuses it.
+    if (statement.sort !== undefined) {
+      throw new CommandError('Location40415', "BSON field 'update.updates.sort' is an unknown field.");
+    }
+  }
   const ordered = cmd.ordered !== false;
   const view = ctx.view(
     name,
     statements.some((s) => s.upsert === true),
   );
+  const check = storable(ctx, name, cmd);
   const writeErrors: Document[] = [];
   const upserted: Document[] = [];
   let n = 0;
   let nModified = 0;
-  if (view) {
-    for (const [index, statement] of statements.entries()) {
-      try {
-        const result = runUpdate(view, statement, index, upserted);
-        n += result.n;
-        nModified += result.nModified;
-      } catch (error) {
-        if (!isStatementError(error)) throw error;
-        writeErrors.push(error.toWriteError(index));
-        if (ordered) break;
-      }
+  for (const [index, statement] of statements.entries()) {
+    try {
+      const result = runUpdate(view, statement, index, upserted, check);
+      n += result.n;
+      nModified += result.nModified;
+    } catch (error) {
+      if (!isStatementError(error)) throw error;
+      writeErrors.push(error.toWriteError(index));
+      if (ordered) break;
     }
   }
   const body: Document = { n, nModified };
@@ -129,17 +156,18 @@ const deleteCommand: CommandHandler = (cmd, ctx) => {
   const statements = documentArray(cmd, 'deletes');
   const view = ctx.view(name);
   let n = 0;
-  if (view) {
-    for (const statement of statements) {
-      const limit = Number(statement.limit ?? 0);
-      if (limit !== 0 && limit !== 1) {
-        throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
-      }
-      let matched = matchingDocuments(view, statement.q as Document | undefined);
-      if (limit === 1) matched = matched.slice(0, 1);
-      for (const doc of matched) view.remove(CollectionStore.idKey(doc));
-      n += matched.length;
+  for (const statement of statements) {
+    const limit = Number(statement.limit ?? 0);
+    if (limit !== 0 && limit !== 1) {
+      throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
     }
+    // Compiled even when the collection does not exist: a bad filter fails as on mongod.
+    compileFilter(statement.q as Document | undefined);
+    if (!view) continue;
+    let matched = matchingDocuments(view, statement.q as Document | undefined, limit);
+    if (limit === 1) matched = matched.slice(0, 1);
+    for (const doc of matched) view.remove(CollectionStore.idKey(doc));
+    n += matched.length;
   }
   return { n, ok: 1 };
 };
@@ -163,25 +191,28 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
       'Cannot specify both upsert=true and remove=true, or new=true with remove=true',
     );
   }
+  const arrayFilters = optionalDocumentArray(cmd.arrayFilters, 'findAndModify.arrayFilters');
+  if (!remove) parseUpdate(updateSpec!, arrayFilters);
+  projectDocuments([], fields);
   const view = ctx.view(name, upsert);
-  let candidates = matchingDocuments(view, query);
-  if (sort && Object.keys(sort).length > 0) candidates = sortDocuments(candidates, sort);
-  const target = candidates[0];
-  const project = (doc: Document | undefined): Document | null => (doc ? projectDocuments([doc], fields)[0]! : null);
+  const [target] = runQuery(view, { filter: query, sort, limit: 1 }).docs;
+  const project = (doc: Document | undefined): Document | null =>
+    doc ? projectDocuments([doc], fields, query)[0]! : null;
 
   if (remove) {
     if (!target || !view) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
     view.remove(CollectionStore.idKey(target));
     return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
   }
-  const arrayFilters = optionalDocumentArray(cmd.arrayFilters, 'findAndModify.arrayFilters');
   if (target && view) {
     const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
-    if (!sameBson(target, updated)) view.replace(CollectionStore.idKey(target), checkStorable(updated, 'update'));
+    if (!sameBson(target, updated)) {
+      view.replace(CollectionStore.idKey(target), storable(ctx, name, cmd)(updated, 'update', target));
+    }
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? updated : target), ok: 1 };
   }
   if (!upsert || !view) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const doc = checkStorable(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
+  const doc = storable(ctx, name, cmd)(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
   view.insert(doc);
   return {
     lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },

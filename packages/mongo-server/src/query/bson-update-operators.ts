@@ -1,176 +1,121 @@
-import type { Document } from 'bson';
-import { cloneDeep } from 'mingo/util';
+import { type Document, Timestamp } from 'bson';
+import { updateOne } from 'mingo/updater';
+import type { Modifier } from 'mingo/updater';
 
-import { bsonEquals, compareBson } from '../bson/bson-compare.js';
+import { compareBson } from '../bson/bson-compare.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
+import type { PathOperation } from './array-update-operators.js';
 import { formatDocumentId } from './document-paths.js';
-import { parseSortSpec, sortDocuments } from './sort-documents.js';
+import { typeAlias } from './element-operators.js';
+import { applyIncrement } from './inc-operator.js';
+import { mingoOptions, withMingoErrors } from './query-context.js';
+import { cloneValue, existingParent, overlaps, parentOf, read, remove, write } from './update-paths.js';
 
-type Container = Document | unknown[];
+/** `$set` (and `$setOnInsert` on insert): the value, copied, at the path. */
+export function set(value: unknown): PathOperation {
+  return (doc, path) => {
+    const { target, leaf } = parentOf(doc, path);
+    write(target, leaf, cloneValue(value));
+  };
+}
 
-const INDEX = /^\d+$/;
+/** `$unset`: removes the field; a path that cannot exist is left alone. */
+export function unset(): PathOperation {
+  return (doc, path) => {
+    const parent = existingParent(doc, path);
+    if (parent && read(parent.target, parent.leaf) !== undefined) remove(parent.target, parent.leaf);
+  };
+}
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'object' ? 'object' : typeof value;
+/** `$inc`, with MongoDB's numeric types (see inc-operator.ts). */
+export function inc(value: unknown): PathOperation {
+  // Refuses a non-numeric amount before any document is touched.
+  applyIncrement({}, { amount: value });
+  return (doc, path) => applyIncrement(doc, { [path]: value });
 }
 
 /**
- * The container holding the last component of a plain dotted `path`,
- * creating missing sub-documents on the way as mongod does; numeric
- * components index into arrays.
- */
-function parentOf(doc: Document, path: string): { target: Container; leaf: string } {
-  const parts = path.split('.');
-  let target: Container = doc;
-  for (const [i, part] of parts.slice(0, -1).entries()) {
-    if (Array.isArray(target) && !INDEX.test(part)) {
-      throw new CommandError('PathNotViable', `Cannot create field '${part}' in element {${parts[i - 1]}: [...]}`);
-    }
-    const container = target as Document;
-    const next: unknown = container[part];
-    if (next === undefined) {
-      container[part] = {};
-    } else if (next === null || typeof next !== 'object' || next instanceof Date || '_bsontype' in next) {
-      throw new CommandError(
-        'PathNotViable',
-        `Cannot create field '${parts[i + 1]}' in element {${part}: ${String(next as string)}}`,
-      );
-    }
-    target = container[part] as Container;
-  }
-  const leaf = parts[parts.length - 1]!;
-  if (Array.isArray(target) && !INDEX.test(leaf)) {
-    throw new CommandError('PathNotViable', `Cannot create field '${leaf}' in element {${parts.at(-2)}: [...]}`);
-  }
-  return { target, leaf };
-}
-
-function read(target: Container, leaf: string): unknown {
-  return (target as Document)[leaf];
-}
-
-function write(target: Container, leaf: string, value: unknown): void {
-  if (Array.isArray(target)) {
-    // Writing past the end pads with nulls, as mongod does.
-    const index = Number(leaf);
-    while (target.length < index) target.push(null);
-    target[index] = value;
-  } else {
-    target[leaf] = value;
-  }
-}
-
-/**
- * `$max` (sign 1) / `$min` (sign -1) at a plain path: replaces the field when
- * `value` is greater / smaller in BSON order (numbers by value across
+ * `$max` (sign 1) / `$min` (sign -1): replaces the field when `value` is
+ * greater / smaller in BSON order (numbers by value across
  * int32/Int64/double/Decimal128, then type order), or when it is missing.
  * The stored value is `value` itself, so the winner keeps its type.
  */
-export function applyExtreme(doc: Document, path: string, value: unknown, sign: 1 | -1): void {
-  const { target, leaf } = parentOf(doc, path);
-  const current = read(target, leaf);
-  if (current === undefined || compareBson(value, current) * sign > 0) write(target, leaf, cloneDeep(value));
+export function extreme(value: unknown, sign: 1 | -1): PathOperation {
+  return (doc, path) => {
+    const { target, leaf } = parentOf(doc, path);
+    const current = read(target, leaf);
+    if (current === undefined || compareBson(value, current) * sign > 0) write(target, leaf, cloneValue(value));
+  };
 }
 
-function modifiers(value: unknown, allowed: readonly string[], op: string): Document | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('$each' in value)) return undefined;
-  const spec = value as Document;
-  for (const key of Object.keys(spec)) {
-    if (!allowed.includes(key)) {
-      throw new CommandError('BadValue', `Unrecognized clause in ${op}: ${key}`);
+/** `$currentDate`: `true` or `{ $type: 'date' }` stores the time as a Date, `{ $type: 'timestamp' }` as a Timestamp. */
+export function currentDate(value: unknown): PathOperation {
+  const type = typeAlias(value) === 'object' ? (value as Document).$type : value === true ? 'date' : undefined;
+  const valid =
+    value === true ||
+    value === false ||
+    (typeAlias(value) === 'object' &&
+      Object.keys(value as Document).length === 1 &&
+      (type === 'date' || type === 'timestamp'));
+  if (!valid) {
+    throw new CommandError(
+      'BadValue',
+      typeAlias(value) === 'object'
+        ? "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}"
+        : `${typeAlias(value)} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'}).`,
+    );
+  }
+  return (doc, path) => {
+    const now = Date.now();
+    const { target, leaf } = parentOf(doc, path);
+    write(target, leaf, type === 'timestamp' ? new Timestamp({ t: Math.floor(now / 1000), i: 1 }) : new Date(now));
+  };
+}
+
+/** `$rename`: moves a field; neither end may be inside an array. */
+export function rename(source: string, to: unknown): PathOperation {
+  const describe = `${source}: ${formatKeyValue(to)}`;
+  if (typeof to !== 'string') {
+    throw new CommandError('BadValue', `The 'to' field for $rename must be a string: ${describe}`);
+  }
+  if (to === source) {
+    throw new CommandError('BadValue', `The source and target field for $rename must differ: ${describe}`);
+  }
+  if (overlaps(source, to)) {
+    throw new CommandError(
+      'BadValue',
+      `The source and target field for $rename must not be on the same path: ${describe}`,
+    );
+  }
+  return (doc) => {
+    const from = existingParent(doc, source);
+    const value = from && read(from.target, from.leaf);
+    if (value === undefined) return;
+    if (Array.isArray(from!.target)) {
+      throw new CommandError(
+        'BadValue',
+        `The source field cannot be an array element, '${source}' in doc with _id: ${formatDocumentId(doc)} has an array field called '${source.split('.').slice(0, -1).join('.')}'`,
+      );
     }
-  }
-  if (!Array.isArray(spec.$each)) {
-    throw new CommandError(
-      'BadValue',
-      `The argument to $each in ${op} must be an array but it was of type: ${typeName(spec.$each)}`,
+    const into = parentOf(doc, to);
+    if (Array.isArray(into.target)) {
+      throw new CommandError(
+        'BadValue',
+        `The destination field cannot be an array element, '${to}' in doc with _id: ${formatDocumentId(doc)} has an array field called '${to.split('.').slice(0, -1).join('.')}'`,
+      );
+    }
+    remove(from!.target, from!.leaf);
+    write(into.target, into.leaf, value);
+  };
+}
+
+/** `$mul` and `$bit`, through mingo at a plain path whose sub-documents exist. */
+export function viaMingo(op: string, value: unknown): PathOperation {
+  return (doc, path) => {
+    parentOf(doc, path);
+    withMingoErrors(() =>
+      updateOne([doc], {}, { [op]: { [path]: value } } as Modifier<Document>, { cloneMode: 'deep' }, mingoOptions()),
     );
-  }
-  return spec;
-}
-
-function arrayAt(doc: Document, path: string, op: string): { target: Container; leaf: string; array: unknown[] } {
-  const { target, leaf } = parentOf(doc, path);
-  const current = read(target, leaf);
-  if (current === undefined) return { target, leaf, array: [] };
-  if (!Array.isArray(current)) {
-    const message =
-      op === '$addToSet'
-        ? `Cannot apply $addToSet to non-array field. Field named '${leaf}' has non-array type ${typeName(current)}`
-        : `The field '${leaf}' must be an array but is of type ${typeName(current)} in document {_id: ${formatDocumentId(doc)}}`;
-    throw new CommandError(op === '$addToSet' ? 'TypeMismatch' : 'BadValue', message);
-  }
-  return { target, leaf, array: current };
-}
-
-/** `$addToSet` (with optional `$each`) at a plain path, with MongoDB's value equality (`1` equals `1n`). */
-export function applyAddToSet(doc: Document, path: string, value: unknown): void {
-  const each = modifiers(value, ['$each'], '$addToSet');
-  const { target, leaf, array } = arrayAt(doc, path, '$addToSet');
-  const values = each ? (each.$each as unknown[]) : [value];
-  const result = [...array];
-  for (const candidate of values) {
-    if (!result.some((existing) => bsonEquals(existing, candidate))) result.push(cloneDeep(candidate));
-  }
-  if (result.length !== array.length || read(target, leaf) === undefined) write(target, leaf, result);
-}
-
-/** True for a `$push` argument that uses `$sort` (the only `$push` form mingo gets wrong). */
-export function pushSorts(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && '$each' in value && '$sort' in value;
-}
-
-function integer(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n)) {
-    throw new CommandError(
-      'BadValue',
-      `The value for ${name} must be an integer value but was given type: ${typeName(value)}`,
-    );
-  }
-  return n;
-}
-
-function sortElements(elements: unknown[], sort: unknown): unknown[] {
-  if (sort === 1 || sort === -1 || typeof sort === 'bigint') {
-    const direction = Number(sort);
-    if (direction !== 1 && direction !== -1)
-      throw new CommandError('BadValue', 'The $sort element value must be either 1 or -1');
-    // Array.prototype.sort is stable, as mongod's $push sort is.
-    return [...elements].sort((a, b) => compareBson(a, b) * direction);
-  }
-  if (sort === null || typeof sort !== 'object' || Array.isArray(sort)) {
-    throw new CommandError(
-      'BadValue',
-      'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields',
-    );
-  }
-  parseSortSpec(sort as Document);
-  const wrapped = elements.map((element) => ({ element }));
-  const spec = Object.fromEntries(Object.entries(sort as Document).map(([k, v]) => [`element.${k}`, v]));
-  return sortDocuments(wrapped, spec).map((w) => w.element);
-}
-
-/** `$push` with `$each`/`$position`/`$sort`/`$slice` at a plain path, sorting in BSON order. */
-export function applyPush(doc: Document, path: string, value: unknown): void {
-  const spec = modifiers(value, ['$each', '$position', '$sort', '$slice'], '$push')!;
-  const { target, leaf, array } = arrayAt(doc, path, '$push');
-  const each = (spec.$each as unknown[]).map((v) => cloneDeep(v));
-  const position = integer(spec.$position, '$position');
-  const slice = integer(spec.$slice, '$slice');
-  let result = [...array];
-  const at =
-    position === undefined
-      ? result.length
-      : position < 0
-        ? Math.max(0, result.length + position)
-        : Math.min(position, result.length);
-  result.splice(at, 0, ...each);
-  if (spec.$sort !== undefined) result = sortElements(result, spec.$sort);
-  if (slice !== undefined)
-    result = slice >= 0 ? result.slice(0, slice) : result.slice(Math.max(0, result.length + slice));
-  write(target, leaf, result);
+  };
 }

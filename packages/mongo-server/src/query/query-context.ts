@@ -205,7 +205,9 @@ export function withMingoErrors<T>(fn: () => T): T {
     return fn();
   } catch (error) {
     if (error instanceof CommandError) throw error;
-    throw new CommandError('BadValue', error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // mongod's wording, which clients and tests match on.
+    throw new CommandError('BadValue', message.replace(/^unknown query operator (\$\w+)$/, 'unknown operator: $1'));
   }
 }
 
@@ -218,14 +220,6 @@ export function compileFilter(filter: Document | undefined): (doc: Document) => 
   refuseWhere(filter);
   const query = withMingoErrors(() => new Query(conditionForMingo(filter), mingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));
-}
-
-/** Puts `projected`'s fields in `source`'s field order, as mongod's projection keeps it. */
-function inSourceOrder(source: Document, projected: Document): Document {
-  const ordered: Document = {};
-  for (const key of Object.keys(source)) if (key in projected) ordered[key] = projected[key];
-  for (const key of Object.keys(projected)) if (!(key in ordered)) ordered[key] = projected[key];
-  return ordered;
 }
 
 function isPlainSpec(value: unknown): value is Document {
@@ -277,11 +271,4 @@ function inProjectionOrder(source: Document, projected: Document, spec: Document
   for (const key of computed) if (key in projected && !(key in ordered)) ordered[key] = projected[key];
   for (const key of Object.keys(projected)) if (!(key in ordered)) ordered[key] = projected[key];
   return ordered;
-}
-
-/** Applies a find projection to already filtered and sorted documents. */
-export function projectDocuments(docs: Document[], projection: Document | undefined): Document[] {
-  if (!projection || Object.keys(projection).length === 0) return docs;
-  const projected = withMingoErrors(() => new Query({}, mingoOptions()).find(docs, projection).all() as Document[]);
-  return projected.map((doc, i) => inSourceOrder(docs[i]!, doc));
 }

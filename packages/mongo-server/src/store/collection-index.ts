@@ -5,6 +5,7 @@ import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { compileFilter } from '../query/query-context.js';
+import { OrderedIndex } from './ordered-index.js';
 
 /** An index as `createIndexes` receives it and `listIndexes` returns it. */
 export interface IndexSpec extends Document {
@@ -13,6 +14,7 @@ export interface IndexSpec extends Document {
   unique?: boolean;
   sparse?: boolean;
   partialFilterExpression?: Document;
+  collation?: Document;
 }
 
 /** One key a document contributes to an index. */
@@ -45,7 +47,9 @@ function valuesAt(value: unknown, parts: readonly string[]): unknown[] {
 /**
  * A secondary index. Unique indexes keep a hash map from the canonical
  * encoding of the indexed values to the owning document's `_id` key, so a
- * duplicate check is one map look-up rather than a collection scan.
+ * duplicate check is one map look-up rather than a collection scan. Every
+ * index the query planner can use also keeps its entries in key order
+ * ({@link OrderedIndex}).
  */
 export class CollectionIndex {
   readonly name: string;
@@ -53,12 +57,28 @@ export class CollectionIndex {
   readonly unique: boolean;
   private readonly partial?: (doc: Document) => boolean;
   private readonly owners = new Map<string, string>();
+  /** The entries in key order, when the planner may use this index (see {@link plannable}). */
+  readonly ordered?: OrderedIndex;
 
   constructor(readonly spec: IndexSpec) {
     this.name = spec.name;
     this.fields = Object.keys(spec.key);
     this.unique = spec.unique === true;
     if (spec.partialFilterExpression) this.partial = compileFilter(spec.partialFilterExpression);
+    if (CollectionIndex.plannable(spec)) this.ordered = new OrderedIndex(spec.name, spec.key, spec.sparse === true);
+  }
+
+  /**
+   * Whether queries can be answered from this index. Not partial ones (the
+   * planner would have to prove the query implies the filter) and not ones
+   * with a collation: their keys are collation keys, not the values, and the
+   * hook for them is here (build the {@link OrderedIndex} over collation keys
+   * and let the planner compare the query's collation with the index's).
+   */
+  static plannable(spec: IndexSpec): boolean {
+    return (
+      spec.partialFilterExpression === undefined && spec.collation === undefined && OrderedIndex.supports(spec.key)
+    );
   }
 
   /** The keys `doc` contributes ([] when sparse/partial exclude it). */
@@ -84,14 +104,16 @@ export class CollectionIndex {
     return this.owners.get(encoded);
   }
 
-  /** Records `doc`'s keys (unique indexes only). */
-  add(idKey: string, doc: Document): void {
+  /** Records `doc`'s keys: its entries in key order, and for unique indexes its owners. */
+  add(idKey: string, seq: number, doc: Document): void {
+    this.ordered?.add(idKey, seq, doc);
     if (!this.unique) return;
     for (const key of this.keysOf(doc)) this.owners.set(key.encoded, idKey);
   }
 
-  /** Forgets `doc`'s keys (unique indexes only). */
-  remove(idKey: string, doc: Document): void {
+  /** Forgets what {@link add} recorded for the same document. */
+  remove(idKey: string, seq: number, doc: Document): void {
+    this.ordered?.remove(seq, doc);
     if (!this.unique) return;
     for (const key of this.keysOf(doc)) if (this.owners.get(key.encoded) === idKey) this.owners.delete(key.encoded);
   }

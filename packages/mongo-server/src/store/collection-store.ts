@@ -4,6 +4,7 @@ import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { LockTable } from '../session/lock-table.js';
 import { CollectionIndex, duplicateKeyError, type IndexSpec } from './collection-index.js';
 import type { CollectionView } from './collection-view.js';
+import { OrderedIndex } from './ordered-index.js';
 
 /** The implicit `_id_` index as listIndexes reports it. */
 export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -17,6 +18,15 @@ export class CollectionStore implements CollectionView {
   readonly ns: string;
   readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, CollectionIndex>();
+  /** The `_id_` index in key order, for ranges and sorts on `_id`. */
+  readonly idIndex = new OrderedIndex(ID_INDEX_SPEC.name, ID_INDEX_SPEC.key);
+  /**
+   * Each document's natural-order number: given on insert, kept by a
+   * replace, so that ordering by it is ordering as {@link docs} iterates.
+   * Index entries end with it, which keeps equal keys in natural order.
+   */
+  private readonly seqs = new Map<string, number>();
+  private nextSeq = 0;
 
   constructor(
     readonly db: string,
@@ -40,6 +50,16 @@ export class CollectionStore implements CollectionView {
 
   documents(): Iterable<Document> {
     return this.docs.values();
+  }
+
+  /** The natural-order number of the stored document `idKey`. */
+  seqOf(idKey: string): number | undefined {
+    return this.seqs.get(idKey);
+  }
+
+  /** Above every natural-order number given so far (documents a transaction adds come after it). */
+  get seqEnd(): number {
+    return this.nextSeq;
   }
 
   get(idKey: string): Document | undefined {
@@ -83,22 +103,32 @@ export class CollectionStore implements CollectionView {
     this.rawDelete(idKey);
   }
 
-  /** Stores `doc` under `idKey` and updates the unique indexes, without checks. */
+  /** Stores `doc` under `idKey` and updates the indexes, without checks. */
   rawSet(idKey: string, doc: Document): void {
     const old = this.docs.get(idKey);
-    for (const index of this.indexes.values()) {
-      if (old) index.remove(idKey, old);
-      index.add(idKey, doc);
+    let seq = this.seqs.get(idKey);
+    if (old && seq !== undefined) {
+      this.idIndex.remove(seq, old);
+      for (const index of this.indexes.values()) index.remove(idKey, seq, old);
     }
+    if (seq === undefined) {
+      seq = this.nextSeq++;
+      this.seqs.set(idKey, seq);
+    }
+    this.idIndex.add(idKey, seq, doc);
+    for (const index of this.indexes.values()) index.add(idKey, seq, doc);
     this.docs.set(idKey, doc);
   }
 
   /** Deletes `idKey` and its index entries, without checks. */
   rawDelete(idKey: string): void {
     const old = this.docs.get(idKey);
-    if (!old) return;
-    for (const index of this.indexes.values()) index.remove(idKey, old);
+    const seq = this.seqs.get(idKey);
+    if (!old || seq === undefined) return;
+    this.idIndex.remove(seq, old);
+    for (const index of this.indexes.values()) index.remove(idKey, seq, old);
     this.docs.delete(idKey);
+    this.seqs.delete(idKey);
   }
 
   /**
@@ -116,7 +146,7 @@ export class CollectionStore implements CollectionView {
         }
       }
     }
-    for (const [idKey, doc] of this.docs) index.add(idKey, doc);
+    for (const [idKey, doc] of this.docs) index.add(idKey, this.seqs.get(idKey)!, doc);
     this.indexes.set(spec.name, index);
   }
 

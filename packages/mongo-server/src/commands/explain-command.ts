@@ -1,0 +1,246 @@
+import type { Document } from 'bson';
+
+import { formatBounds } from '../query/index-bounds.js';
+import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
+import type { QueryPlan } from '../query/query-planner.js';
+import { collectionName, optionalDocument } from './command-arguments.js';
+import type { CommandContext, CommandHandler } from './command-context.js';
+import { CommandError } from './command-error.js';
+import { countRequest, findRequest } from './read-commands.js';
+
+const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
+const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
+
+/** The FETCH(IXSCAN) / IDHACK / COLLSCAN stage of a plan, with stats when `result` is given. */
+function accessStage(plan: QueryPlan, filter: Document | undefined, result?: QueryResult): Document {
+  const stats = result?.stats;
+  if (plan.kind === 'COLLSCAN') {
+    return {
+      stage: 'COLLSCAN',
+      ...(filter && Object.keys(filter).length > 0 && { filter }),
+      direction: 'forward',
+      ...(stats && { docsExamined: stats.docsExamined }),
+    };
+  }
+  if (plan.kind === 'IDHACK') {
+    return { stage: 'IDHACK', ...(stats && { keysExamined: stats.keysExamined, docsExamined: stats.docsExamined }) };
+  }
+  const { index, direction, bounds } = plan;
+  const ixscan: Document = {
+    stage: 'IXSCAN',
+    keyPattern: { ...index.keyPattern },
+    indexName: index.name,
+    isMultiKey: index.ordered.fields.some((_, i) => index.ordered.isMultikey(i)),
+    multiKeyPaths: index.ordered.multiKeyPaths(),
+    isUnique: index.unique,
+    isSparse: index.sparse,
+    isPartial: false,
+    indexVersion: 2,
+    direction: direction === 1 ? 'forward' : 'backward',
+    indexBounds: Object.fromEntries(
+      index.ordered.fields.map((field, i) => [
+        field.path,
+        formatBounds(bounds[i]!, (field.direction * direction) as 1 | -1),
+      ]),
+    ),
+    ...(stats && { keysExamined: stats.keysExamined }),
+  };
+  return { stage: 'FETCH', ...(stats && { docsExamined: stats.docsExamined }), inputStage: ixscan };
+}
+
+/** The winning plan of a find-like query: SORT, SKIP and LIMIT over the access stage, as mongod's classic engine shows it. */
+function queryStages(request: QueryRequest, plan: QueryPlan, result?: QueryResult): Document {
+  let stage = accessStage(plan, request.filter, result);
+  const sorted = request.sort && Object.keys(request.sort).length > 0;
+  const providesSort = plan.kind === 'IXSCAN' && plan.providesSort;
+  const limit = request.limit ?? 0;
+  const skip = request.skip ?? 0;
+  if (sorted && !providesSort) {
+    stage = {
+      stage: 'SORT',
+      sortPattern: { ...request.sort },
+      memLimit: SORT_MEMORY_LIMIT,
+      ...(limit > 0 && { limitAmount: skip + limit }),
+      type: 'simple',
+      inputStage: stage,
+    };
+  }
+  if (skip > 0) stage = { stage: 'SKIP', skipAmount: skip, inputStage: stage };
+  if (limit > 0 && (!sorted || providesSort)) stage = { stage: 'LIMIT', limitAmount: limit, inputStage: stage };
+  return stage;
+}
+
+/** Puts the query's nReturned on each stage of executionStats (exact at the top, an upper bound below). */
+function withNReturned(stage: Document, nReturned: number): Document {
+  return {
+    ...stage,
+    nReturned,
+    ...(stage.inputStage && { inputStage: withNReturned(stage.inputStage as Document, nReturned) }),
+  };
+}
+
+interface Explained {
+  readonly ns: string;
+  readonly request: QueryRequest;
+  readonly result: QueryResult;
+  /** Wraps the query's stages, e.g. in COUNT, UPDATE or DELETE. */
+  readonly wrap?: (stage: Document) => Document;
+}
+
+function explainFind(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, 'find');
+  const request = findRequest(cmd);
+  return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
+}
+
+function explainCount(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, 'count');
+  const request = countRequest(cmd);
+  return {
+    ns: `${ctx.db}.${name}`,
+    request,
+    result: runQuery(ctx.view(name), request),
+    wrap: (stage) => ({ stage: 'COUNT', inputStage: stage }),
+  };
+}
+
+function explainDistinct(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, 'distinct');
+  const request = { filter: optionalDocument(cmd, 'query') };
+  return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
+}
+
+function explainAggregate(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, 'aggregate');
+  const pipeline = Array.isArray(cmd.pipeline) ? (cmd.pipeline as Document[]) : [];
+  const first = pipeline[0];
+  const request = { filter: first && '$match' in first ? (first.$match as Document) : undefined };
+  return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
+}
+
+function explainWrite(kind: 'UPDATE' | 'DELETE', request: QueryRequest, name: string, ctx: CommandContext): Explained {
+  const result = runQuery(ctx.view(name), request);
+  return {
+    ns: `${ctx.db}.${name}`,
+    request,
+    result,
+    wrap: (stage) => ({
+      stage: kind,
+      ...(kind === 'UPDATE' ? { nMatched: result.docs.length, nWouldModify: result.docs.length } : {}),
+      ...(kind === 'DELETE' ? { nWouldDelete: result.docs.length } : {}),
+      inputStage: stage,
+    }),
+  };
+}
+
+function explainUpdate(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, 'update');
+  const statement = (Array.isArray(cmd.updates) ? cmd.updates[0] : undefined) as Document | undefined;
+  if (!statement) throw new CommandError('BadValue', 'explained write batches must be of size 1');
+  return explainWrite('UPDATE', { filter: statement.q as Document, limit: statement.multi ? 0 : 1 }, name, ctx);
+}
+
+function explainDelete(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, 'delete');
+  const statement = (Array.isArray(cmd.deletes) ? cmd.deletes[0] : undefined) as Document | undefined;
+  if (!statement) throw new CommandError('BadValue', 'explained write batches must be of size 1');
+  return explainWrite('DELETE', { filter: statement.q as Document, limit: Number(statement.limit ?? 0) }, name, ctx);
+}
+
+function explainFindAndModify(cmd: Document, ctx: CommandContext): Explained {
+  const name = collectionName(cmd, Object.keys(cmd)[0]!);
+  const request = { filter: optionalDocument(cmd, 'query'), sort: optionalDocument(cmd, 'sort'), limit: 1 };
+  return explainWrite(cmd.remove === true ? 'DELETE' : 'UPDATE', request, name, ctx);
+}
+
+const EXPLAINABLE: Record<string, (cmd: Document, ctx: CommandContext) => Explained> = {
+  find: explainFind,
+  count: explainCount,
+  distinct: explainDistinct,
+  aggregate: explainAggregate,
+  update: explainUpdate,
+  delete: explainDelete,
+  findAndModify: explainFindAndModify,
+  findandmodify: explainFindAndModify,
+};
+
+/**
+ * MongoDB's explain output for one query: `queryPlanner.winningPlan`
+ * (IXSCAN under FETCH, IDHACK or COLLSCAN, with SORT/SKIP/LIMIT and the
+ * write's stage above) and, unless the verbosity is `queryPlanner`,
+ * `executionStats` with the keys and documents examined. Nothing is written.
+ */
+export function explainReply(inner: Document, verbosity: string, ctx: CommandContext): Document {
+  const name = Object.keys(inner)[0] ?? '';
+  const explain = EXPLAINABLE[name];
+  if (!explain) throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
+  const { ns, request, result, wrap = (stage: Document) => stage } = explain(inner, ctx);
+  const planned = wrap(queryStages(request, result.plan));
+  const queryPlanner: Document = {
+    namespace: ns,
+    indexFilterSet: false,
+    parsedQuery: request.filter ?? {},
+    maxIndexedOrSolutionsReached: false,
+    maxIndexedAndSolutionsReached: false,
+    maxScansToExplodeReached: false,
+    winningPlan: planned,
+    rejectedPlans: [],
+  };
+  const reply: Document = { explainVersion: '1', queryPlanner };
+  if (verbosity !== 'queryPlanner') {
+    const { stats } = result;
+    reply.executionStats = {
+      executionSuccess: true,
+      nReturned: stats.nReturned,
+      executionTimeMillis: 0,
+      totalKeysExamined: stats.keysExamined,
+      totalDocsExamined: stats.docsExamined,
+      executionStages: withNReturned(wrap(queryStages(request, result.plan, result)), stats.nReturned),
+    };
+    if (verbosity === 'allPlansExecution') (reply.executionStats as Document).allPlansExecution = [];
+  }
+  if (name === 'aggregate') {
+    const stages = (inner.pipeline as Document[]).slice(request.filter ? 1 : 0);
+    if (stages.length > 0) {
+      const { explainVersion, ...cursor } = reply;
+      return { explainVersion, stages: [{ $cursor: cursor }, ...stages], ...serverParts(inner, ctx) };
+    }
+  }
+  return { ...reply, ...serverParts(inner, ctx) };
+}
+
+function serverParts(inner: Document, ctx: CommandContext): Document {
+  return {
+    command: { ...inner, $db: ctx.db },
+    serverInfo: { host: ctx.server.host, port: ctx.server.port, version: '7.0.0', gitVersion: 'embedded' },
+    serverParameters: {
+      internalQueryFacetBufferSizeBytes: 104857600,
+      internalQueryFacetMaxOutputDocSizeBytes: 104857600,
+      internalLookupStageIntermediateDocumentMaxSizeBytes: 104857600,
+      internalDocumentSourceGroupMaxMemoryBytes: 104857600,
+      internalQueryMaxBlockingSortMemoryUsageBytes: 104857600,
+      internalQueryProhibitBlockingMergeOnMongoS: 0,
+      internalQueryMaxAddToSetBytes: 104857600,
+      internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 104857600,
+    },
+    ok: 1,
+  };
+}
+
+const explain: CommandHandler = (cmd, ctx) => {
+  const inner: unknown = cmd.explain;
+  if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) {
+    throw new CommandError('TypeMismatch', "BSON field 'explain' is the wrong type, expected type 'object'");
+  }
+  const verbosity = cmd.verbosity ?? 'allPlansExecution';
+  if (typeof verbosity !== 'string' || !VERBOSITIES.has(verbosity)) {
+    throw new CommandError(
+      'BadValue',
+      `verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}`,
+    );
+  }
+  return explainReply(inner as Document, verbosity, ctx);
+};
+
+/** explain. */
+export const EXPLAIN_COMMANDS: Record<string, CommandHandler> = { explain };

@@ -1,0 +1,109 @@
+import type { Document } from 'bson';
+import { evalExpr } from 'mingo/core';
+import type { Options } from 'mingo/types';
+import { resolve } from 'mingo/util';
+
+import { typeAlias } from '../query/element-operators.js';
+import { mingoOptions, withMingoErrors } from '../query/query-context.js';
+import { CommandError } from './command-error.js';
+
+/** Commands that take `let`, and where their filters and pipelines are. */
+const TAKES_LET = new Set(['find', 'aggregate', 'update', 'delete', 'findAndModify', 'findandmodify']);
+const VARIABLE = /^\$\$([^.]+)(?:\.(.+))?$/;
+
+type Variables = ReadonlyMap<string, unknown>;
+
+/** An aggregation expression with each `$$name` (or `$$name.path`) of `let` replaced by its value. */
+function bind(expr: unknown, vars: Variables): unknown {
+  if (typeof expr === 'string') {
+    const [, name, path] = VARIABLE.exec(expr) ?? [];
+    if (name === undefined || !vars.has(name)) return expr;
+    const value = vars.get(name);
+    return { $literal: path === undefined ? value : resolve(value as Document, path) };
+  }
+  if (Array.isArray(expr)) return expr.map((item) => bind(item, vars));
+  if (typeAlias(expr) !== 'object') return expr;
+  const out: Document = {};
+  for (const [key, value] of Object.entries(expr as Document)) {
+    out[key] = key === '$literal' ? value : bind(value, vars);
+  }
+  return out;
+}
+
+/** A query filter with variables bound inside its `$expr`s only (elsewhere `'$$x'` is a plain string). */
+function bindFilter(filter: unknown, vars: Variables): unknown {
+  if (Array.isArray(filter)) return filter.map((clause) => bindFilter(clause, vars));
+  if (typeAlias(filter) !== 'object') return filter;
+  const out: Document = {};
+  for (const [key, value] of Object.entries(filter as Document)) {
+    out[key] =
+      key === '$expr' ? bind(value, vars) : ['$and', '$or', '$nor'].includes(key) ? bindFilter(value, vars) : value;
+  }
+  return out;
+}
+
+function bindPipeline(pipeline: unknown, vars: Variables): unknown {
+  if (!Array.isArray(pipeline)) return pipeline;
+  return pipeline.map((stage: unknown) => {
+    if (typeAlias(stage) !== 'object') return stage;
+    const [name] = Object.keys(stage as Document);
+    if (name === undefined) return stage;
+    const spec: unknown = (stage as Document)[name];
+    return { [name]: name === '$match' ? bindFilter(spec, vars) : bind(spec, vars) };
+  });
+}
+
+/** `let`'s variables, each evaluated once as mongod does (`{ total: { $add: [1, 2] } }` is 3). */
+function variables(raw: unknown, name: string): Variables {
+  if (typeAlias(raw) !== 'object') {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${name}.let' is the wrong type '${typeAlias(raw)}', expected type 'object'`,
+    );
+  }
+  const vars = new Map<string, unknown>();
+  for (const [key, expr] of Object.entries(raw as Document)) {
+    if (!/^[a-z\u0080-\uffff][\w\u0080-\uffff]*$/.test(key)) {
+      throw new CommandError('Location16870', `'${key}' starts with an invalid character for a user variable name`);
+    }
+    vars.set(
+      key,
+      withMingoErrors(() => evalExpr({}, bind(expr, vars), mingoOptions() as Options)),
+    );
+  }
+  return vars;
+}
+
+/**
+ * `cmd` with its `let` variables bound into its filters and pipelines
+ * (find, aggregate, update, delete, findAndModify), and `let` removed;
+ * `cmd` itself when it has none.
+ */
+export function bindLetVariables(name: string, cmd: Document): Document {
+  if (!TAKES_LET.has(name) || cmd.let === undefined) return cmd;
+  const vars = variables(cmd.let, name);
+  const { let: _let, ...rest } = cmd;
+  switch (name) {
+    case 'find':
+      return { ...rest, filter: bindFilter(rest.filter, vars) };
+    case 'aggregate':
+      return { ...rest, pipeline: bindPipeline(rest.pipeline, vars) };
+    case 'update':
+      return {
+        ...rest,
+        updates: (rest.updates as Document[]).map((s) => ({
+          ...s,
+          q: bindFilter(s.q, vars),
+          u: Array.isArray(s.u) ? bindPipeline(s.u, vars) : s.u,
+        })),
+      };
+    case 'delete':
+      return { ...rest, deletes: (rest.deletes as Document[]).map((s) => ({ ...s, q: bindFilter(s.q, vars) })) };
+    default:
+      return {
+        ...rest,
+        query: bindFilter(rest.query, vars),
+        update: Array.isArray(rest.update) ? bindPipeline(rest.update, vars) : rest.update,
+      };
+  }
+}

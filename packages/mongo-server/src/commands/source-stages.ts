@@ -1,0 +1,53 @@
+import type { Document } from 'bson';
+import { Aggregator } from 'mingo/aggregator';
+
+import { checkPipeline, allowStage } from '../query/pipeline-check.js';
+import { mingoOptions, withMingoErrors } from '../query/query-context.js';
+import type { CommandContext } from './command-context.js';
+import { CommandError } from './command-error.js';
+import { storageStats } from './namespace-commands.js';
+import { openCursor } from './read-commands.js';
+
+allowStage('$collStats');
+
+/** `$collStats`' document: `count` and `storageStats` (in memory: sizes of the BSON documents, no index sizes). */
+function collStatsDocument(ctx: CommandContext, name: string, spec: unknown): Document {
+  const collection = ctx.store.collection(ctx.db, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
+  const options = (spec ?? {}) as Document;
+  for (const key of Object.keys(options)) {
+    if (key !== 'storageStats' && key !== 'count') {
+      throw new CommandError(
+        'CommandNotSupported',
+        `$collStats '${key}' is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
+      );
+    }
+  }
+  const doc: Document = { ns: collection.ns, host: `${ctx.server.host}:${ctx.server.port}`, localTime: new Date() };
+  const stats = storageStats(collection, Number((options.storageStats as Document | undefined)?.scale ?? 1));
+  if (options.storageStats !== undefined) doc.storageStats = stats;
+  if (options.count !== undefined) doc.count = stats.count;
+  return doc;
+}
+
+/**
+ * Runs an `aggregate` that starts with a stage producing its own documents
+ * rather than reading the collection (`$collStats`); undefined for any other command.
+ */
+export function runSourceStage(name: string, cmd: Document, ctx: CommandContext): Document | undefined {
+  if (name !== 'aggregate' || !Array.isArray(cmd.pipeline)) return undefined;
+  const stages = cmd.pipeline as Document[];
+  const position = stages.findIndex((stage) => stage !== null && typeof stage === 'object' && '$collStats' in stage);
+  if (position < 0) return undefined;
+  checkPipeline(stages);
+  if (position > 0) {
+    throw new CommandError('Location40602', '$collStats is only valid as the first stage in a pipeline');
+  }
+  if (typeof cmd.aggregate !== 'string') {
+    throw new CommandError('InvalidNamespace', '$collStats must be run against a collection namespace');
+  }
+  const source = collStatsDocument(ctx, cmd.aggregate, stages[0]!.$collStats);
+  const docs = withMingoErrors(() => new Aggregator(stages.slice(1), mingoOptions()).run([source]) as Document[]);
+  const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
+  return openCursor(ctx, `${ctx.db}.${cmd.aggregate}`, docs, batchSize);
+}

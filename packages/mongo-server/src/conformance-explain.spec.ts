@@ -1,0 +1,157 @@
+/**
+ * Conformance: `explain` shows which index a query walks (IXSCAN under
+ * FETCH, mongod's IDHACK for `{ _id }`, or COLLSCAN) and how much it read,
+ * through the driver's and mongoose's `.explain()` (works against a real
+ * MongoDB via MONGO_URL).
+ */
+import { type Collection, type Document, ObjectId } from 'mongodb';
+import mongoose from 'mongoose';
+
+import { useDriverFixture } from './conformance.fixture.js';
+import { accessPath, executionStats, stagesOf, winningPlan } from './explain-plan.fixture.js';
+
+const fx = useDriverFixture();
+const N = 500;
+let items: Collection;
+let ids: ObjectId[];
+
+beforeAll(async () => {
+  items = await fx.fresh('explain_items');
+  ids = Array.from({ length: N }, (_, i) => ObjectId.createFromTime(1_700_000_000 + i));
+  await items.insertMany(
+    ids.map((_id, i) => ({ _id, slug: `s-${i}`, n: i, cat: `c${i % 5}`, tags: [`t${i % 7}`, `u${i % 3}`], free: i })),
+  );
+  await items.createIndex({ slug: 1 }, { unique: true });
+  await items.createIndex({ n: 1 });
+  await items.createIndex({ cat: 1, n: -1 });
+  await items.createIndex({ tags: 1 });
+});
+
+describe('explain', () => {
+  it('find by _id: the _id index, one document', async () => {
+    const explain = await items.find({ _id: ids[42] }).explain('executionStats');
+    expect(accessPath(winningPlan(explain)).indexName).toBe('_id_');
+    expect(executionStats(explain)).toMatchObject({ nReturned: 1, totalDocsExamined: 1 });
+  });
+
+  it('find by a unique field: IXSCAN of its index under FETCH', async () => {
+    const explain = await items.find({ slug: 's-7' }).explain('executionStats');
+    const plan = winningPlan(explain);
+    expect(plan.stage).toBe('FETCH');
+    expect(plan.inputStage).toMatchObject({
+      stage: 'IXSCAN',
+      indexName: 'slug_1',
+      keyPattern: { slug: 1 },
+      isUnique: true,
+      direction: 'forward',
+      indexBounds: { slug: ['["s-7", "s-7"]'] },
+    });
+    expect(executionStats(explain)).toMatchObject({ nReturned: 1, totalKeysExamined: 1, totalDocsExamined: 1 });
+  });
+
+  it('a keyset page reads about a page, not the collection', async () => {
+    const explain = await items
+      .find({ _id: { $gt: ids[100] } })
+      .sort({ _id: 1 })
+      .limit(20)
+      .explain('executionStats');
+    const plan = winningPlan(explain);
+    expect(accessPath(plan)).toEqual({ stage: 'IXSCAN', indexName: '_id_', direction: 'forward' });
+    expect(stagesOf(plan).map((stage) => stage.stage)).not.toContain('SORT');
+    const stats = executionStats(explain);
+    expect(stats.nReturned).toBe(20);
+    expect(stats.totalDocsExamined).toBeLessThanOrEqual(21);
+    expect(stats.totalKeysExamined).toBeLessThanOrEqual(21);
+  });
+
+  it('a range: the bounds and only the documents inside', async () => {
+    const explain = await items.find({ n: { $gte: 10, $lt: 20 } }).explain('executionStats');
+    const plan = winningPlan(explain);
+    expect(plan.inputStage).toMatchObject({ stage: 'IXSCAN', indexName: 'n_1', indexBounds: { n: ['[10, 20)'] } });
+    expect(executionStats(explain)).toMatchObject({ nReturned: 10, totalDocsExamined: 10 });
+  });
+
+  it('the prefix of a compound index serves the sort, in either direction', async () => {
+    const forward = await items.find({ cat: 'c1' }).sort({ n: -1 }).limit(5).explain('executionStats');
+    expect(accessPath(winningPlan(forward))).toEqual({
+      stage: 'IXSCAN',
+      indexName: 'cat_1_n_-1',
+      direction: 'forward',
+    });
+    expect(stagesOf(winningPlan(forward)).map((stage) => stage.stage)).not.toContain('SORT');
+    expect(executionStats(forward)).toMatchObject({ nReturned: 5, totalDocsExamined: 5 });
+    const backward = await items.find({ cat: 'c1' }).sort({ n: 1 }).limit(5).explain('executionStats');
+    expect(accessPath(winningPlan(backward))).toEqual({
+      stage: 'IXSCAN',
+      indexName: 'cat_1_n_-1',
+      direction: 'backward',
+    });
+    expect(await items.find({ cat: 'c1' }).sort({ n: 1 }).limit(2).toArray()).toMatchObject([{ n: 1 }, { n: 6 }]);
+  });
+
+  it('$in and a multikey field use their index', async () => {
+    const byIn = await items.find({ slug: { $in: ['s-1', 's-2', 'nope'] } }).explain('executionStats');
+    expect(accessPath(winningPlan(byIn)).indexName).toBe('slug_1');
+    expect(executionStats(byIn)).toMatchObject({ nReturned: 2, totalDocsExamined: 2 });
+    const multikey = await items.find({ tags: 't3' }).explain('executionStats');
+    const ixscan = stagesOf(winningPlan(multikey)).find((stage) => stage.stage === 'IXSCAN');
+    expect(ixscan).toMatchObject({ indexName: 'tags_1', isMultiKey: true });
+    expect(executionStats(multikey).nReturned).toBe(Math.ceil((N - 3) / 7));
+  });
+
+  it('no fitting index: COLLSCAN over every document', async () => {
+    const explain = await items.find({ free: 3 }).explain('executionStats');
+    expect(accessPath(winningPlan(explain))).toEqual({ stage: 'COLLSCAN' });
+    expect(executionStats(explain)).toMatchObject({ nReturned: 1, totalDocsExamined: N, totalKeysExamined: 0 });
+  });
+
+  it('queryPlanner verbosity has no executionStats', async () => {
+    const explain = await items.find({ slug: 's-1' }).explain('queryPlanner');
+    expect(explain.queryPlanner.namespace).toBe(`${fx.mongo.dbName}.explain_items`);
+    expect(explain.executionStats).toBeUndefined();
+  });
+
+  it('count, update, delete and findAndModify explain their query and write nothing', async () => {
+    const verbosity = 'executionStats';
+    const count = await fx.db.command({ explain: { count: 'explain_items', query: { slug: 's-3' } }, verbosity });
+    expect(accessPath(winningPlan(count)).indexName).toBe('slug_1');
+    expect(winningPlan(count).stage).toBe('COUNT');
+    const update = await fx.db.command({
+      explain: { update: 'explain_items', updates: [{ q: { n: 4 }, u: { $set: { free: -1 } } }] },
+      verbosity,
+    });
+    expect(winningPlan(update).stage).toBe('UPDATE');
+    expect(accessPath(winningPlan(update)).indexName).toBe('n_1');
+    const remove = await fx.db.command({
+      explain: { delete: 'explain_items', deletes: [{ q: { slug: 's-4' }, limit: 1 }] },
+      verbosity,
+    });
+    expect(winningPlan(remove).stage).toBe('DELETE');
+    expect(accessPath(winningPlan(remove)).indexName).toBe('slug_1');
+    const findAndModify = await fx.db.command({
+      explain: { findAndModify: 'explain_items', query: { _id: ids[5] }, update: { $set: { free: -1 } } },
+      verbosity,
+    });
+    expect(winningPlan(findAndModify).stage).toBe('UPDATE');
+    expect(accessPath(winningPlan(findAndModify)).indexName).toBe('_id_');
+    expect(await items.countDocuments({ free: -1 })).toBe(0);
+    expect(await items.countDocuments()).toBe(N);
+  });
+
+  it('aggregate with a leading $match uses the index', async () => {
+    const explain: Document = await items.aggregate([{ $match: { slug: 's-9' } }, { $project: { n: 1 } }]).explain();
+    expect(accessPath(winningPlan(explain)).indexName).toBe('slug_1');
+  });
+
+  it("mongoose's Query#explain", async () => {
+    const connection = await mongoose.createConnection(fx.mongo.uri, { dbName: fx.mongo.dbName }).asPromise();
+    try {
+      const model = connection.model('ExplainItem', new mongoose.Schema({ slug: String }), 'explain_items');
+      const explain = (await model.findOne({ slug: 's-11' }).explain('executionStats')) as unknown as Document;
+      const reply = Array.isArray(explain) ? (explain[0] as Document) : explain;
+      expect(accessPath(winningPlan(reply)).indexName).toBe('slug_1');
+    } finally {
+      await connection.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Conformance: `let` variables (`$$name`) in find, aggregate, update,
+ * delete and findAndModify, from MongoDB 7's command reference; passes
+ * against MONGO_URL too.
+ */
+import { MongoServerError } from 'mongodb';
+
+import { useDriverFixture } from './conformance.fixture.js';
+
+const fx = useDriverFixture();
+
+const CAKES = [
+  { _id: 1, flavor: 'chocolate', price: 8 },
+  { _id: 2, flavor: 'strawberry', price: 20 },
+  { _id: 3, flavor: 'cherry', price: 12 },
+];
+
+async function cakes() {
+  const c = await fx.fresh('cakes');
+  await c.insertMany(CAKES.map((cake) => ({ ...cake })) as never[]);
+  return c;
+}
+
+describe('let variables', () => {
+  it('should bind variables in a find filter $expr', async () => {
+    const c = await cakes();
+    const found = await c.find({ $expr: { $eq: ['$flavor', '$$target'] } }, { let: { target: 'cherry' } }).toArray();
+    expect(found.map((d) => d._id)).toEqual([3]);
+  });
+
+  it('should evaluate a variable defined by an expression once', async () => {
+    const c = await cakes();
+    const found = await c
+      .find({ $expr: { $gt: ['$price', '$$limit'] } }, { let: { limit: { $add: [5, 5] } } })
+      .toArray();
+    expect(found.map((d) => d._id)).toEqual([2, 3]);
+  });
+
+  it('should bind variables in an aggregation pipeline', async () => {
+    const c = await cakes();
+    const out = await c
+      .aggregate([{ $match: { $expr: { $lt: ['$price', '$$max'] } } }, { $project: { _id: 1, note: '$$note' } }], {
+        let: { max: 15, note: 'cheap' },
+      })
+      .toArray();
+    expect(out).toEqual([
+      { _id: 1, note: 'cheap' },
+      { _id: 3, note: 'cheap' },
+    ]);
+  });
+
+  it('should bind variables in update, delete and findAndModify filters and pipelines', async () => {
+    const c = await cakes();
+    await c.updateMany({ $expr: { $eq: ['$flavor', '$$f'] } }, [{ $set: { price: '$$p' } }], {
+      let: { f: 'cherry', p: 15 },
+    });
+    expect((await c.findOne({ _id: 3 } as never))!.price).toBe(15);
+    await c.deleteOne({ $expr: { $eq: ['$flavor', '$$f'] } }, { let: { f: 'chocolate' } });
+    expect(await c.countDocuments()).toBe(2);
+    const before = await c.findOneAndUpdate(
+      { $expr: { $eq: ['$_id', '$$id'] } },
+      { $set: { sold: true } },
+      { let: { id: 2 } },
+    );
+    expect(before).toMatchObject({ _id: 2 });
+    expect((await c.findOne({ _id: 2 } as never))!.sold).toBe(true);
+  });
+
+  it('should refuse a variable name starting with an upper-case letter', async () => {
+    const c = await cakes();
+    const error = await c
+      .find({ $expr: { $eq: ['$flavor', '$$X'] } }, { let: { X: 1 } })
+      .toArray()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect((error as MongoServerError).code).toBe(16870);
+  });
+});

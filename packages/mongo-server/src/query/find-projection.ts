@@ -1,0 +1,187 @@
+import type { Document } from 'bson';
+import { Query } from 'mingo/query';
+
+import { CommandError } from '../commands/command-error.js';
+import { typeAlias } from './element-operators.js';
+import { positionalIndex } from './positional-paths.js';
+import { compileFilter, mingoOptions, withMingoErrors } from './query-context.js';
+import { existingParent, isContainer, read, write } from './update-paths.js';
+
+/** A projection operator mongod applies to one field after the rest of the projection. */
+type FieldOperator = (projected: Document, source: Document) => void;
+
+function sliceBounds(path: string, arg: unknown): (array: unknown[]) => unknown[] {
+  const integer = (value: unknown): number | undefined =>
+    typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? Math.trunc(value) : undefined;
+  const single = integer(arg);
+  if (single !== undefined) return (a) => (single >= 0 ? a.slice(0, single) : a.slice(Math.max(0, a.length + single)));
+  if (Array.isArray(arg) && arg.length === 2) {
+    const [skip, limit] = arg.map(integer);
+    if (skip !== undefined && limit !== undefined) {
+      if (limit <= 0) throw new CommandError('BadValue', `$slice limit must be positive`);
+      return (a) => {
+        const from = skip >= 0 ? Math.min(skip, a.length) : Math.max(0, a.length + skip);
+        return a.slice(from, from + limit);
+      };
+    }
+  }
+  throw new CommandError(
+    'Location28724',
+    `First argument to $slice must be an array or a number, but is of type: ${typeAlias(arg)} (field ${path})`,
+  );
+}
+
+/** `$slice` on the array at `path`; anything else there is left as it is. */
+function sliceOperator(path: string, arg: unknown): FieldOperator {
+  const slice = sliceBounds(path, arg);
+  return (projected) => {
+    const parent = existingParent(projected, path);
+    const value = parent && read(parent.target, parent.leaf);
+    if (Array.isArray(value)) write(parent!.target, parent!.leaf, slice(value));
+  };
+}
+
+/** `$elemMatch`: the first element matching as `{ field: { $elemMatch: … } }` would, or no field. */
+function elemMatchOperator(field: string, condition: unknown): FieldOperator {
+  if (field.includes('.')) {
+    throw new CommandError('Location31275', `Cannot use $elemMatch projection on a nested field.`);
+  }
+  if (typeAlias(condition) !== 'object') {
+    throw new CommandError('BadValue', 'elemMatch: Invalid argument, object required.');
+  }
+  const matches = compileFilter({ [field]: { $elemMatch: condition } });
+  return (projected, source) => {
+    const array = read(source, field);
+    const found = Array.isArray(array) ? array.find((item) => matches({ [field]: [item] })) : undefined;
+    if (found === undefined) delete projected[field];
+    else write(projected, field, [found]);
+  };
+}
+
+/** `path.$`: the element of the array at `path` that the filter matched. */
+function positionalOperator(path: string, filter: Document): FieldOperator {
+  return (projected, source) => {
+    const parent = existingParent(source, path);
+    const array = parent && read(parent.target, parent.leaf);
+    const index = Array.isArray(array) ? positionalIndex(filter, path, array) : undefined;
+    if (index === undefined) {
+      throw new CommandError(
+        'Location51246',
+        "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array",
+      );
+    }
+    const target = existingParent(projected, path);
+    const element: unknown = (array as unknown[])[index];
+    if (target && isContainer(read(target.target, target.leaf))) write(target.target, target.leaf, [element]);
+  };
+}
+
+function isPlainSpec(value: unknown): value is Document {
+  return typeAlias(value) === 'object';
+}
+
+/** 'include', 'exclude' or 'other' (a computed field, which counts as an inclusion). */
+function kindOf(value: unknown): 'include' | 'exclude' | 'other' {
+  if (value === 0 || value === false || value === 0n) return 'exclude';
+  if (typeof value === 'number' || typeof value === 'bigint' || value === true) return 'include';
+  if (isPlainSpec(value) && !Object.keys(value).some((k) => k.startsWith('$'))) {
+    const kinds = Object.values(value).map(kindOf);
+    return kinds.includes('exclude') ? 'exclude' : 'include';
+  }
+  return 'other';
+}
+
+/**
+ * A find projection split as mongod reads it: `$slice` (which neither
+ * includes nor excludes), `$elemMatch` and `.$` (which include their field),
+ * and the rest, which mingo projects.
+ */
+class FindProjection {
+  private readonly base: Document = {};
+  private readonly operators: FieldOperator[] = [];
+
+  constructor(spec: Document, filter: Document) {
+    const slices: string[] = [];
+    let inclusion = false;
+    let exclusion: string | undefined;
+    let included: string | undefined;
+    for (const [path, value] of Object.entries(spec)) {
+      const operator = isPlainSpec(value) ? Object.keys(value)[0] : undefined;
+      if (operator === '$slice' && Object.keys(value as Document).length === 1) {
+        this.operators.push(sliceOperator(path, (value as Document).$slice));
+        slices.push(path);
+      } else if (operator === '$elemMatch') {
+        this.operators.push(elemMatchOperator(path, (value as Document).$elemMatch));
+        this.base[path] = 1;
+        inclusion = true;
+        included ??= path;
+      } else if (path.endsWith('.$')) {
+        const arrayPath = path.slice(0, -2);
+        this.operators.push(positionalOperator(arrayPath, filter));
+        this.base[arrayPath] = 1;
+        inclusion = true;
+        included ??= path;
+      } else {
+        this.base[path] = value;
+        const kind = kindOf(value);
+        if (kind === 'exclude' && path !== '_id') exclusion ??= path;
+        if (kind !== 'exclude') {
+          inclusion = true;
+          if (path !== '_id') included ??= path;
+        }
+      }
+    }
+    if (inclusion && exclusion !== undefined && included !== undefined) {
+      const [first, second] = Object.keys(spec).filter((k) => k === exclusion || k === included);
+      throw first === included
+        ? new CommandError('Location31254', `Cannot do exclusion on field ${second} in inclusion projection`)
+        : new CommandError('Location31253', `Cannot do inclusion on field ${second} in exclusion projection`);
+    }
+    // In an inclusion projection, a sliced field is one of those kept.
+    if (inclusion && included !== undefined) for (const path of slices) this.base[path] = 1;
+  }
+
+  apply(docs: Document[]): Document[] {
+    const projected =
+      Object.keys(this.base).length === 0
+        ? docs.map((doc) => structuredCopy(doc))
+        : withMingoErrors(() => new Query({}, mingoOptions()).find(docs, this.base).all() as Document[]);
+    return projected.map((doc, i) => {
+      const source = docs[i]!;
+      for (const operator of this.operators) operator(doc, source);
+      return inSourceOrder(source, doc);
+    });
+  }
+}
+
+/** A copy deep enough for the field operators to replace arrays in (they never mutate values in place). */
+function structuredCopy(doc: Document): Document {
+  const copy: Document = {};
+  for (const key of Object.keys(doc)) {
+    const value: unknown = doc[key];
+    write(copy, key, isPlainSpec(value) ? structuredCopy(value) : value);
+  }
+  return copy;
+}
+
+/** Puts `projected`'s fields in `source`'s field order, as mongod's projection keeps it. */
+function inSourceOrder(source: Document, projected: Document): Document {
+  const ordered: Document = {};
+  for (const key of Object.keys(source)) if (Object.hasOwn(projected, key)) write(ordered, key, projected[key]);
+  for (const key of Object.keys(projected)) if (!Object.hasOwn(ordered, key)) write(ordered, key, projected[key]);
+  return ordered;
+}
+
+/**
+ * Applies a find (or findAndModify `fields`) projection to already
+ * filtered and sorted documents; `filter` is what the positional `.$`
+ * refers to. The projection is checked even when there are no documents.
+ */
+export function projectDocuments(
+  docs: Document[],
+  projection: Document | undefined,
+  filter: Document = {},
+): Document[] {
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  return new FindProjection(projection, filter).apply(docs);
+}

@@ -1,0 +1,146 @@
+import type { Document } from 'bson';
+
+import { CommandError } from '../commands/command-error.js';
+import { addToSet, type PathOperation, pop, pull, pullAll, push } from './array-update-operators.js';
+import { currentDate, extreme, inc, rename, set, unset, viaMingo } from './bson-update-operators.js';
+import { ArrayFilters, concretePaths } from './positional-paths.js';
+import { comparePaths, overlaps } from './update-paths.js';
+
+/** Options for `applyUpdate`. */
+export interface ApplyUpdateOptions {
+  /** The statement's filter, needed by the positional `$` operator. */
+  filter?: Document;
+  arrayFilters?: Document[];
+  /** True when building an upserted document (`$setOnInsert` applies). */
+  isInsert?: boolean;
+}
+
+/** Every path an update writes, per operator ( `$rename` writes its target too). */
+function writtenPaths(update: Document): string[] {
+  const paths: string[] = [];
+  for (const [op, spec] of Object.entries(update)) {
+    if (spec === null || typeof spec !== 'object') continue;
+    for (const [path, value] of Object.entries(spec as Document)) {
+      paths.push(path);
+      if (op === '$rename' && typeof value === 'string') paths.push(value);
+    }
+  }
+  return paths;
+}
+
+/**
+ * mongod rejects two operators writing overlapping paths (`$inc: { n }` with
+ * `$set: { n }`, or `a` with `a.b`), comparing the paths as written:
+ * `items.$[].a` and `items.$[].b` are two fields of the same elements.
+ */
+function checkConflicts(update: Document): void {
+  const paths = writtenPaths(update).map((path) => path.split('.'));
+  for (const [i, a] of paths.entries()) {
+    for (const b of paths.slice(i + 1)) {
+      const shorter = a.length <= b.length ? a : b;
+      const longer = shorter === a ? b : a;
+      if (shorter.every((part, k) => part === longer[k])) {
+        throw new CommandError(
+          'ConflictingUpdateOperators',
+          `Updating the path '${longer.join('.')}' would create a conflict at '${shorter.join('.')}'`,
+        );
+      }
+    }
+  }
+}
+
+/** Refuses a path mongod cannot parse: an empty component, or more than one `$`. */
+function checkPath(path: string): void {
+  const parts = path.split('.');
+  if (parts.includes('')) {
+    throw new CommandError(
+      'EmptyFieldName',
+      `The update path '${path}' contains an empty field name, which is not allowed.`,
+    );
+  }
+  if (parts.filter((part) => part === '$').length > 1) {
+    throw new CommandError('BadValue', `Too many positional (i.e. '$') elements found in path '${path}'`);
+  }
+}
+
+/** One operator at one path, as written, with its argument checked. */
+interface ParsedOperation {
+  readonly op: string;
+  readonly path: string;
+  readonly apply: PathOperation;
+}
+
+function operation(op: string, path: string, value: unknown): PathOperation {
+  switch (op) {
+    case '$set':
+    case '$setOnInsert':
+      return set(value);
+    case '$unset':
+      return unset();
+    case '$inc':
+      return inc(value);
+    case '$max':
+      return extreme(value, 1);
+    case '$min':
+      return extreme(value, -1);
+    case '$currentDate':
+      return currentDate(value);
+    case '$rename':
+      return rename(path, value);
+    case '$addToSet':
+      return addToSet(value);
+    case '$push':
+      return push(value);
+    case '$pull':
+      return pull(value);
+    case '$pullAll':
+      return pullAll(value);
+    case '$pop':
+      return pop(value);
+    default:
+      return viaMingo(op, value);
+  }
+}
+
+/** An operator update, parsed and checked as mongod does before looking at any document. */
+export class ParsedUpdate {
+  readonly operations: ParsedOperation[] = [];
+  readonly arrayFilters: ArrayFilters;
+
+  constructor(
+    readonly update: Document,
+    arrayFilters: Document[] | undefined,
+  ) {
+    checkConflicts(update);
+    for (const [op, spec] of Object.entries(update)) {
+      for (const [path, value] of Object.entries(spec as Document)) {
+        checkPath(path);
+        this.operations.push({ op, path, apply: operation(op, path, value) });
+      }
+    }
+    this.arrayFilters = new ArrayFilters(arrayFilters, update);
+  }
+
+  /**
+   * Applies the update to `doc` in place. Positional paths are resolved on
+   * the document as matched, before anything changes; then every operation
+   * runs in mongod's field order (see {@link comparePaths}).
+   */
+  applyTo(doc: Document, options: ApplyUpdateOptions): void {
+    const context = { filter: options.isInsert ? undefined : (options.filter ?? {}), arrayFilters: this.arrayFilters };
+    const steps: { path: string; apply: PathOperation }[] = [];
+    for (const { op, path, apply } of this.operations) {
+      if (op === '$setOnInsert' && !options.isInsert) continue;
+      for (const concrete of concretePaths(doc, path, context)) steps.push({ path: concrete, apply });
+    }
+    steps.sort((a, b) => comparePaths(a.path, b.path));
+    for (const [i, step] of steps.entries()) {
+      const next = steps[i + 1];
+      // Two positional paths may meet at one element (`a.$[].b` and `a.$[x].b`): mongod fails there.
+      if (next && overlaps(step.path, next.path)) {
+        throw new CommandError('ConflictingUpdateOperators', `Update created a conflict at '${step.path}'`);
+      }
+    }
+    for (const step of steps) step.apply(doc, step.path);
+  }
+}

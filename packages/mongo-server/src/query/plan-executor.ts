@@ -1,0 +1,222 @@
+import type { Document } from 'bson';
+
+import { encodeIndexValue } from '../bson/index-key-encoder.js';
+import { TransactionOverlay } from '../session/transaction-overlay.js';
+import { CollectionStore } from '../store/collection-store.js';
+import type { CollectionView } from '../store/collection-view.js';
+import { compareIndexValues, INDEX_END, INDEX_START } from '../store/index-key-order.js';
+import type { IndexEntryKey } from '../store/ordered-index.js';
+import { contains, FULL_RANGE, isPoints, isSinglePoint } from './index-bounds.js';
+import { OperationBudget } from './operation-budget.js';
+import { compileFilter } from './query-context.js';
+import { type IndexScanPlan, planQuery, type PlanRequest, type QueryPlan } from './query-planner.js';
+import { parseSortSpec, sortDocuments } from './sort-documents.js';
+
+/** A query as find, count, update, delete and findAndModify pose it. */
+export interface QueryRequest extends PlanRequest {
+  /** 0 or absent: no limit. */
+  readonly limit?: number;
+}
+
+/** What answering a query cost, as explain's executionStats reports it. */
+export interface QueryStats {
+  keysExamined: number;
+  docsExamined: number;
+  nReturned: number;
+}
+
+/** The documents of a query (filtered, sorted, skipped and limited) and how they were found. */
+export interface QueryResult {
+  readonly docs: Document[];
+  readonly plan: QueryPlan;
+  readonly stats: QueryStats;
+}
+
+/** More key ranges than this (an `$in` on each of several fields) and the rest of the fields are filtered instead. */
+const MAX_KEY_RANGES = 2000;
+
+/** The committed collection under `view`, and the transaction's changes when there are any. */
+function storeOf(view: CollectionView): { store?: CollectionStore; changes?: Map<string, Document | null> } {
+  if (view instanceof CollectionStore) return { store: view };
+  if (view instanceof TransactionOverlay) {
+    return { store: view.collection, changes: view.changes.size > 0 ? view.changes : undefined };
+  }
+  return {};
+}
+
+/** The key ranges to walk, in index order, and how many leading fields they pin exactly. */
+function keyRanges(plan: IndexScanPlan): { ranges: [IndexEntryKey, IndexEntryKey][]; depth: number } {
+  const { fields } = plan.index.ordered;
+  let ranges: [IndexEntryKey, IndexEntryKey][] = [[[], []]];
+  let depth = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const list = plan.bounds[i]!;
+    if (ranges.length * list.length > MAX_KEY_RANGES) break;
+    const ascending = fields[i]!.direction === 1;
+    const intervals = ascending ? list : [...list].reverse();
+    ranges = ranges.flatMap(([low, high]) =>
+      intervals.map((interval): [IndexEntryKey, IndexEntryKey] =>
+        // A point is the value itself on both ends, so that the next field's bounds still decide.
+        isSinglePoint([interval])
+          ? [
+              [...low, interval.start.value],
+              [...high, interval.start.value],
+            ]
+          : ascending
+            ? [
+                [...low, interval.start],
+                [...high, interval.end],
+              ]
+            : [
+                [...low, interval.end],
+                [...high, interval.start],
+              ],
+      ),
+    );
+    depth = i + 1;
+    if (list === FULL_RANGE || !isPoints(list)) break;
+  }
+  for (const [low, high] of ranges) {
+    for (let i = depth; i < fields.length; i++) {
+      const ascending = fields[i]!.direction === 1;
+      low.push(ascending ? INDEX_START : INDEX_END);
+      high.push(ascending ? INDEX_END : INDEX_START);
+    }
+    low.push(Number.NEGATIVE_INFINITY);
+    high.push(Number.POSITIVE_INFINITY);
+  }
+  return { ranges, depth };
+}
+
+/** Every entry within the plan's bounds, in walk order; counts each key examined. */
+function* scanEntries(plan: IndexScanPlan, stats: QueryStats): Generator<[IndexEntryKey, string]> {
+  const { ranges, depth } = keyRanges(plan);
+  const reverse = plan.direction === -1;
+  const filtered = plan.bounds.map((list, i) => (i >= depth && list !== FULL_RANGE ? list : undefined));
+  for (const [low, high] of reverse ? ranges.reverse() : ranges) {
+    for (const entry of plan.index.ordered.range(low, high, reverse)) {
+      stats.keysExamined++;
+      OperationBudget.tick();
+      if (filtered.every((list, i) => list === undefined || contains(list, entry[0][i]))) yield entry;
+    }
+  }
+}
+
+function sameSortKey(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.every((value, i) => compareIndexValues(value, b[i]) === 0);
+}
+
+/**
+ * Walks an index that gives the requested order and stops once `wanted`
+ * documents matched. Equal sort keys are handed out in natural order, as the
+ * (stable) in-memory sort does, so the result is the same as a scan's.
+ */
+function walkSorted(
+  plan: IndexScanPlan,
+  view: CollectionView,
+  matches: (doc: Document) => boolean,
+  wanted: number,
+  stats: QueryStats,
+): Document[] {
+  const out: Document[] = [];
+  const seen = new Set<string>();
+  const seqAt = plan.index.ordered.fields.length;
+  let run: { seq: number; idKey: string }[] = [];
+  let runKey: unknown[] | undefined;
+  const flush = (): boolean => {
+    run.sort((a, b) => a.seq - b.seq);
+    for (const { idKey } of run) {
+      const doc = view.get(idKey);
+      if (!doc) continue;
+      stats.docsExamined++;
+      if (matches(doc)) out.push(doc);
+      if (out.length >= wanted) return true;
+    }
+    run = [];
+    return false;
+  };
+  for (const [key, idKey] of scanEntries(plan, stats)) {
+    const sortKey = plan.sortPositions.map((position) => key[position]);
+    if (runKey && !sameSortKey(sortKey, runKey) && flush()) return out;
+    runKey = sortKey;
+    if (seen.has(idKey)) continue;
+    seen.add(idKey);
+    run.push({ seq: key[seqAt] as number, idKey });
+  }
+  flush();
+  return out;
+}
+
+/** The plan's candidates (and, in a transaction, every document it changed), in natural order. */
+function candidates(
+  plan: QueryPlan,
+  store: CollectionStore,
+  changes: Map<string, Document | null> | undefined,
+  stats: QueryStats,
+): string[] {
+  const found = new Map<string, number>();
+  if (plan.kind === 'IDHACK') {
+    const idKey = encodeIndexValue(plan.id);
+    const seq = store.seqOf(idKey);
+    stats.keysExamined++;
+    if (seq !== undefined) found.set(idKey, seq);
+  } else if (plan.kind === 'IXSCAN') {
+    const seqAt = plan.index.ordered.fields.length;
+    for (const [key, idKey] of scanEntries(plan, stats)) found.set(idKey, key[seqAt] as number);
+  }
+  if (changes) {
+    // The transaction's own versions go to the matcher whatever their keys: the indexes hold committed data only.
+    let added = store.seqEnd;
+    for (const [idKey, doc] of changes) {
+      found.delete(idKey);
+      if (doc) found.set(idKey, store.seqOf(idKey) ?? added++);
+    }
+  }
+  return [...found].sort((a, b) => a[1] - b[1]).map(([idKey]) => idKey);
+}
+
+/**
+ * Answers a query through the plan {@link planQuery} picks: candidates from
+ * an index (or every document), each checked by the full matcher, then
+ * sorted, skipped and limited. Inside a transaction the committed indexes
+ * give the committed candidates and the transaction's changed documents are
+ * added to them; an index then still narrows, but a sort is done in memory.
+ */
+export function runQuery(view: CollectionView | undefined, request: QueryRequest): QueryResult {
+  const matches = compileFilter(request.filter);
+  const sort = request.sort && Object.keys(request.sort).length > 0 ? request.sort : undefined;
+  if (sort) parseSortSpec(sort);
+  const skip = request.skip ?? 0;
+  const limit = request.limit ?? 0;
+  const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
+  const finish = (docs: Document[], plan: QueryPlan, sorted: boolean): QueryResult => {
+    let result = sort && !sorted ? sortDocuments(docs, sort) : docs;
+    if (skip > 0 || limit > 0) result = result.slice(skip, limit > 0 ? skip + limit : undefined);
+    stats.nReturned = result.length;
+    return { docs: result, plan, stats };
+  };
+  if (!view) return finish([], { kind: 'COLLSCAN' }, true);
+  const { store, changes } = storeOf(view);
+  const plan = planQuery(store, { ...request, sort, limited: limit > 0 });
+  if (plan.kind === 'IXSCAN' && plan.providesSort && !changes) {
+    return finish(walkSorted(plan, view, matches, limit > 0 ? skip + limit : Infinity, stats), plan, true);
+  }
+  // Without a sort, documents come in natural order whatever the plan, so the first `wanted` are final.
+  const wanted = limit > 0 && !sort ? skip + limit : Infinity;
+  const matched: Document[] = [];
+  const consider = (doc: Document): boolean => {
+    stats.docsExamined++;
+    OperationBudget.tick();
+    if (matches(doc)) matched.push(doc);
+    return matched.length >= wanted;
+  };
+  if (plan.kind === 'COLLSCAN' || !store) {
+    for (const doc of view.documents()) if (consider(doc)) break;
+  } else {
+    for (const idKey of candidates(plan, store, changes, stats)) {
+      const doc = view.get(idKey);
+      if (doc && consider(doc)) break;
+    }
+  }
+  return finish(matched, plan, false);
+}

@@ -1,0 +1,201 @@
+import type { Document } from 'bson';
+import * as sortedBtree from 'sorted-btree';
+
+import { bsonTag } from '../bson/bson-compare.js';
+import { compareIndexValues } from './index-key-order.js';
+
+/** What this file uses of sorted-btree's `BTree`. */
+interface SortedTree<K, V> {
+  readonly size: number;
+  set(key: K, value: V): boolean;
+  delete(key: K): boolean;
+  entries(lowestKey?: K): IterableIterator<[K, V]>;
+  entriesReversed(highestKey?: K): IterableIterator<[K, V]>;
+}
+type SortedTreeClass = new <K, V>(entries: undefined, compare: (a: K, b: K) => number) => SortedTree<K, V>;
+
+// sorted-btree is CommonJS with `exports.default`: Node's ESM loader hands over the whole
+// `exports` object as the default export, the CommonJS build unwraps it.
+const loaded = sortedBtree.default as unknown as SortedTreeClass | { default: SortedTreeClass };
+const BTree: SortedTreeClass = typeof loaded === 'function' ? loaded : loaded.default;
+
+/**
+ * An index entry: the indexed values in the index's field order, then the
+ * document's natural-order number, which makes every entry unique and puts
+ * equal keys in insertion order.
+ */
+export type IndexEntryKey = unknown[];
+
+/** An index's fields as the planner sees them. */
+export interface IndexField {
+  readonly path: string;
+  /** 1 ascending, -1 descending. */
+  readonly direction: 1 | -1;
+}
+
+/** Whether `value` is an embedded document a path can descend into (not a BSON value or a Date). */
+function isSubDocument(value: unknown): value is Document {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof Uint8Array) &&
+    bsonTag(value) === undefined
+  );
+}
+
+function pushFlattened(values: readonly unknown[], out: unknown[]): void {
+  for (const value of values) {
+    if (Array.isArray(value)) pushFlattened(value, out);
+    else out.push(value);
+  }
+}
+
+/**
+ * Every value the matcher may compare at `parts` (missing as `undefined`),
+ * descending through arrays at any level and flattening arrays at the end:
+ * a superset of MongoDB's multikey keys, so that no document the matcher
+ * accepts is missing from a scan. Returns whether an array was met.
+ */
+function collectValues(value: unknown, parts: readonly string[], at: number, out: unknown[]): boolean {
+  if (Array.isArray(value)) {
+    const before = out.length;
+    if (at === parts.length) pushFlattened(value, out);
+    else for (const element of value) collectValues(element, parts, at, out);
+    if (out.length === before) out.push(undefined);
+    return true;
+  }
+  if (at === parts.length) {
+    out.push(value);
+    return false;
+  }
+  if (!isSubDocument(value)) {
+    out.push(undefined);
+    return false;
+  }
+  return collectValues(Object.hasOwn(value, parts[at]!) ? value[parts[at]!] : undefined, parts, at + 1, out);
+}
+
+/**
+ * One index kept in key order (a B+ tree): the `_id` index or a secondary
+ * one, ascending or descending per field, compound and multikey. The query
+ * planner walks it between bounds; the documents themselves stay in the
+ * collection's map.
+ */
+export class OrderedIndex {
+  readonly fields: readonly IndexField[];
+  private readonly parts: readonly string[][];
+  private readonly tree: SortedTree<IndexEntryKey, string>;
+  private readonly compare: (a: IndexEntryKey, b: IndexEntryKey) => number;
+  /** Per field: how many stored documents met an array on its path. */
+  private readonly multikeyDocs: number[];
+
+  constructor(
+    readonly name: string,
+    readonly keyPattern: Document,
+    readonly sparse = false,
+  ) {
+    this.fields = Object.entries(keyPattern).map(([path, direction]) => ({
+      path,
+      direction: Number(direction) < 0 ? -1 : 1,
+    }));
+    this.parts = this.fields.map((field) => field.path.split('.'));
+    this.multikeyDocs = this.fields.map(() => 0);
+    const directions = this.fields.map((field) => field.direction);
+    const n = directions.length;
+    this.compare = (a, b) => {
+      for (let i = 0; i < n; i++) {
+        const c = compareIndexValues(a[i], b[i]);
+        if (c !== 0) return c * directions[i]!;
+      }
+      return (a[n] as number) - (b[n] as number);
+    };
+    this.tree = new BTree<IndexEntryKey, string>(undefined, this.compare);
+  }
+
+  /**
+   * Whether a key pattern can be kept in order: ascending or descending
+   * numbers only (not `text`, `hashed`, `2dsphere`), on paths without
+   * positional parts (`a.0` means an element or a field named "0", which
+   * only the matcher can tell apart).
+   */
+  static supports(keyPattern: Document): boolean {
+    return Object.entries(keyPattern).every(
+      ([path, direction]) =>
+        (typeof direction === 'number' || typeof direction === 'bigint' || bsonTag(direction) !== undefined) &&
+        Number(direction) !== 0 &&
+        !Number.isNaN(Number(direction)) &&
+        path.split('.').every((part) => part.length > 0 && !/^\d+$/.test(part) && !part.startsWith('$')),
+    );
+  }
+
+  /** Number of entries (keys), for explain and the benchmark. */
+  get size(): number {
+    return this.tree.size;
+  }
+
+  /** Whether some stored document has an array on field `i`'s path. */
+  isMultikey(i: number): boolean {
+    return this.multikeyDocs[i]! > 0;
+  }
+
+  /** MongoDB's `multiKeyPaths`: for each field, the path prefixes that hold arrays (approximated by the field itself). */
+  multiKeyPaths(): Document {
+    return Object.fromEntries(this.fields.map((field, i) => [field.path, this.isMultikey(i) ? [field.path] : []]));
+  }
+
+  private entriesOf(doc: Document, seq: number): { keys: IndexEntryKey[]; arrays: boolean[] } {
+    const perField: unknown[][] = [];
+    const arrays: boolean[] = [];
+    for (const parts of this.parts) {
+      const values: unknown[] = [];
+      arrays.push(collectValues(doc, parts, 0, values));
+      perField.push(values);
+    }
+    if (this.sparse && perField.every((values) => values.every((v) => v === undefined))) {
+      return { keys: [], arrays };
+    }
+    let keys: IndexEntryKey[] = [[]];
+    for (const values of perField) keys = keys.flatMap((key) => values.map((v) => [...key, v]));
+    for (const key of keys) key.push(seq);
+    return { keys, arrays };
+  }
+
+  /** Adds the entries of `doc`, stored as `idKey` with natural-order number `seq`. */
+  add(idKey: string, seq: number, doc: Document): void {
+    const { keys, arrays } = this.entriesOf(doc, seq);
+    arrays.forEach((array, i) => {
+      if (array) this.multikeyDocs[i]!++;
+    });
+    for (const key of keys) this.tree.set(key, idKey);
+  }
+
+  /** Removes the entries {@link add} made for the same `doc` and `seq`. */
+  remove(seq: number, doc: Document): void {
+    const { keys, arrays } = this.entriesOf(doc, seq);
+    arrays.forEach((array, i) => {
+      if (array) this.multikeyDocs[i]!--;
+    });
+    for (const key of keys) this.tree.delete(key);
+  }
+
+  /**
+   * The entries between `low` and `high` (keys whose field values may be
+   * {@link IndexEdge}s), in index order or, with `reverse`, backwards.
+   */
+  *range(low: IndexEntryKey, high: IndexEntryKey, reverse = false): Generator<[IndexEntryKey, string]> {
+    const { compare } = this;
+    if (!reverse) {
+      for (const entry of this.tree.entries(low)) {
+        if (compare(entry[0], high) > 0) return;
+        yield entry;
+      }
+    } else {
+      for (const entry of this.tree.entriesReversed(high)) {
+        if (compare(entry[0], low) < 0) return;
+        yield entry;
+      }
+    }
+  }
+}
