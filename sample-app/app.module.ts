@@ -14,6 +14,7 @@ import { DatabaseLifecycle } from './database/database-lifecycle.service.js';
 import { DatabaseUnavailableFilter } from './database/database-unavailable.filter.js';
 import { DatabaseUnavailableInterceptor } from './database/database-unavailable.interceptor.js';
 import { mongoUrlDatabase } from './database/mongo-url.js';
+import { CatalogGraphqlModule } from './graphql/catalog-graphql.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ObjectIdsModule } from './object-ids/object-ids.module.js';
 import { OrdersModule } from './orders/orders.module.js';
@@ -60,6 +61,8 @@ export class AppModule {
         OrdersModule,
         ObjectIdsModule,
         HealthModule,
+        // GraphQL at /graphql: products by id and by slug, createOrder.
+        CatalogGraphqlModule,
       ],
       providers: [
         DatabaseLifecycle,

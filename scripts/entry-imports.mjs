@@ -16,12 +16,14 @@ const entries = [
   'nestjs-objectid/serialization',
   'nestjs-objectid/sequence',
   'nestjs-objectid/swagger',
+  'nestjs-objectid/graphql',
 ];
 const watched = [
   '@nestjs/common',
   '@nestjs/core',
   '@nestjs/mongoose',
   '@nestjs/swagger',
+  'graphql',
   'mongoose',
   'mongodb',
   'bson',

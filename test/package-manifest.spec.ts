@@ -104,11 +104,12 @@ describe('the library package', () => {
 
   // bson is optional too: mongoose brings it, and a required `^6 || ^7` peer made npm install bson 7 beside
   // mongoose 8's bson 6, so ids were no longer `instanceof Types.ObjectId`. Without mongoose, install bson.
-  it('should require only @nestjs/common and class-validator/class-transformer', () => {
+  // rxjs: the transport interceptor's operators; @nestjs/common requires it as a peer too, so every Nest app has it.
+  it('should require only @nestjs/common, class-validator/class-transformer and rxjs', () => {
     const required = Object.keys(library.peerDependencies ?? {}).filter(
       (pkg) => !library.peerDependenciesMeta?.[pkg]?.optional,
     );
-    expect(required.sort()).toEqual(['@nestjs/common', 'class-transformer', 'class-validator']);
+    expect(required.sort()).toEqual(['@nestjs/common', 'class-transformer', 'class-validator', 'rxjs']);
   });
 
   it('should let a "module": "commonjs" tsconfig (node10 resolution) find the types of every subpath', () => {
@@ -133,6 +134,7 @@ describe('the library package', () => {
     serialization: ['core', 'object-id.constants.ts'],
     sequence: ['core', 'time', 'object-id.constants.ts'],
     swagger: ['core'],
+    graphql: ['core'],
   };
 
   it.each(librarySources.map((file) => [relative(join(root, 'src'), file), file]))(
@@ -151,7 +153,9 @@ describe('the library package', () => {
     },
   );
 
-  it('should export at most 35 names from the main entry', () => {
+  // 35 until 0.3.0; the nil id, the validate-only pipe, the transport interceptor, ids at a
+  // chosen time and keyset sorting/cursors added ten names. A cap still: the next concern gets a subpath.
+  it('should export at most 45 names from the main entry', () => {
     const source = readFileSync(join(root, 'src/index.ts'), 'utf8');
     const names = [...source.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
       m[1]
@@ -160,6 +164,6 @@ describe('the library package', () => {
         .filter(Boolean),
     );
     expect(source).not.toMatch(/export \*/);
-    expect(names.length).toBeLessThanOrEqual(35);
+    expect(names.length).toBeLessThanOrEqual(45);
   });
 });

@@ -65,6 +65,8 @@ describe('the packed packages', () => {
           'dist/esm/sequence/index.js',
           'dist/cjs/serialization/index.js',
           'dist/cjs/swagger/index.d.ts',
+          'dist/esm/graphql/index.js',
+          'dist/cjs/graphql/index.d.ts',
         ]),
       );
       expect(library.files.filter((f) => /\.(spec|fixture)\.|\.map$/.test(f))).toEqual([]);
@@ -77,11 +79,16 @@ describe('the packed packages', () => {
   });
 
   describe('nestjs-objectid-mongo-server', () => {
-    it('should contain both builds and depend on bson, mingo and re2js', () => {
+    it('should contain both builds and depend on bson, mingo, re2js and sorted-btree', () => {
       expect(server.files).toEqual(
         expect.arrayContaining(['dist/esm/index.js', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'LICENSE']),
       );
-      expect(Object.keys(server.manifest.dependencies ?? {}).sort()).toEqual(['bson', 'mingo', 're2js']);
+      expect(Object.keys(server.manifest.dependencies ?? {}).sort()).toEqual([
+        'bson',
+        'mingo',
+        're2js',
+        'sorted-btree',
+      ]);
     });
   });
 
@@ -105,13 +112,24 @@ describe('the packed packages', () => {
       packages: Record<string, { dev?: boolean }>;
     };
     expect(
-      ['mingo', 're2js', 'nestjs-objectid-mongo-server'].map((name) => lock.packages[`node_modules/${name}`]?.dev),
-    ).toEqual([true, true, true]);
+      ['mingo', 're2js', 'sorted-btree', 'nestjs-objectid-mongo-server'].map(
+        (name) => lock.packages[`node_modules/${name}`]?.dev,
+      ),
+    ).toEqual([true, true, true, true]);
     run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], app);
     const names = installedPackages(join(app, 'node_modules'));
     expect(peers.filter((name) => !names.has(name))).toEqual([]);
     expect(names.has('nestjs-objectid')).toBe(true);
-    const unwanted = ['nestjs-objectid-mongo-server', 'mingo', 're2js', 'mongodb', 'mongoose', '@nestjs/core'];
+    const unwanted = [
+      'nestjs-objectid-mongo-server',
+      'mingo',
+      're2js',
+      'sorted-btree',
+      'mongodb',
+      'mongoose',
+      '@nestjs/core',
+      'graphql',
+    ];
     expect(unwanted.filter((name) => names.has(name))).toEqual([]);
     // What is installed is enough: both builds load and the pipe turns hex into an ObjectId.
     const check = `const { ParseObjectIdPipe } = LIB; const id = new ParseObjectIdPipe().transform('507f1f77bcf86cd799439011', { type: 'param' }); console.log(id.constructor.name + ' ' + id.toHexString());`;

@@ -91,6 +91,14 @@ class FixtureController {
   @Get('number') number() {
     return 42;
   }
+  // Nest 12 streams an async iterable as lines of JSON, each item serialized as the interceptor yields it.
+  @Get('stream') async *stream() {
+    yield { _id: oid(1), refs: [oid(2)] };
+    yield order(3);
+  }
+  @Get('response') response() {
+    return new Response('plain body', { headers: { 'content-type': 'text/plain' } });
+  }
 }
 
 @Module({ imports: [ObjectIdSerializerModule], controllers: [FixtureController] })
@@ -148,6 +156,17 @@ describe.each<[string, () => FastifyAdapter | undefined]>([
       const body = JSON.parse(res.text) as { _id: string; lines: { _id: string }[] }[];
       expect(body.map((o) => o._id)).toEqual(Array.from({ length: 1000 }, (_, i) => hex(i)));
       expect(body.map((o) => o.lines[0]._id)).toEqual(Array.from({ length: 1000 }, (_, i) => hex(i + 2_000_000)));
+    });
+
+    it('should serialize each item of a streamed body as Nest streams it, line by line', async () => {
+      const res = await request(app.getHttpServer()).get('/stream').buffer(true).expect(200);
+      const lines = String(res.text).trim().split('\n');
+      expect(lines).toEqual([`{"_id":"${hex(1)}","refs":["${hex(2)}"]}`, orderJson(3)]);
+    });
+
+    it('should pass a web Response through unchanged', async () => {
+      const res = await request(app.getHttpServer()).get('/response').buffer(true).expect(200);
+      expect(res.text).toBe('plain body');
     });
 
     it('should pass a StreamableFile and a number through', async () => {

@@ -45,9 +45,11 @@ export class DatabaseUnavailableFilter implements ExceptionFilter {
 
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
-  catch(error: Error, host: ArgumentsHost): void {
+  catch(error: Error, host: ArgumentsHost): void | ServiceUnavailableException {
     const cause = error instanceof SequenceUnavailableError ? error.cause : error;
     this.logger.warn(`${(cause as Error)?.name ?? 'Error'}: ${(cause as Error)?.message ?? String(cause)}`);
+    // In a GraphQL resolver: the same 503 exception, which Apollo puts in `errors`.
+    if (host.getType<string>() === 'graphql') return databaseUnavailable(error);
     const { httpAdapter } = this.adapterHost;
     const response = host.switchToHttp().getResponse<unknown>();
     httpAdapter.reply(response, databaseUnavailable().getResponse(), HttpStatus.SERVICE_UNAVAILABLE);

@@ -10,5 +10,7 @@ import { Order, OrderSchema } from './schemas/order.schema.js';
   controllers: [OrdersController],
   // SequenceService comes from the global ObjectIdModule (AppModule), with the `orders` sequence defined there.
   providers: [OrdersService],
+  // For the GraphQL resolver (sample-app/graphql).
+  exports: [OrdersService],
 })
 export class OrdersModule {}

@@ -9,14 +9,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Types } from 'mongoose';
-import { ParseObjectIdPipe } from 'nestjs-objectid';
-import { ApiObjectIdParam, ApiObjectIdQuery } from 'nestjs-objectid/swagger';
+import { type KeysetSort, ParseObjectIdPipe } from 'nestjs-objectid';
+import { ApiObjectIdParam } from 'nestjs-objectid/swagger';
 import { CategoriesService } from '../categories/categories.service.js';
 import { errorExample, ErrorResponse } from '../common/error.response.js';
 import { ApiDatabaseUnavailableResponse } from '../common/api-database-unavailable-response.decorator.js';
 import { movedPermanently } from '../common/moved-permanently.js';
 import { ParseIntInRangePipe } from '../common/pipes/parse-int-in-range.pipe.js';
+import { ApiProductPageQuery } from './api-product-page-query.decorator.js';
 import { ProductPageResponse } from './dto/product.response.js';
+import { ParseProductSortPipe } from './parse-product-sort.pipe.js';
 import { MAX_PAGE_SIZE } from './products.controller.js';
 import { ProductsService } from './products.service.js';
 
@@ -47,13 +49,13 @@ export class CategoryProductsController {
   @Get(':id/:slug/products')
   @ApiObjectIdParam()
   @ApiParam({ name: 'slug', description: "Any text; only the category's current slug answers 200", example: 'kitchen' })
-  @ApiOkResponse({ type: ProductPageResponse, description: 'Sorted by id (creation order), keyset-paginated' })
+  @ApiOkResponse({ type: ProductPageResponse, description: 'Sorted as asked (by id unless told), keyset-paginated' })
   @ApiMovedPermanentlyResponse({
     description: 'Not the canonical URL (an old slug, an id in capitals): see Location, which keeps the query',
   })
   @ApiBadRequestResponse({
     type: ErrorResponse,
-    description: 'An invalid id, limit or cursor (the database is not asked)',
+    description: 'An invalid id, limit, sort or cursor (the database is not asked)',
     example: errorExample(
       400,
       `Validation failed (integer from 1 to ${MAX_PAGE_SIZE} is expected): limit "0x10" must be written in digits 0-9 only, e.g. 20`,
@@ -69,20 +71,25 @@ export class CategoryProductsController {
     required: false,
     schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
   })
-  @ApiObjectIdQuery('after', { description: 'nextCursor of the previous page' })
+  @ApiProductPageQuery()
   async list(
     @Param('id', ParseObjectIdPipe) id: Types.ObjectId,
     @Param() path: { id: string; slug: string },
     @Query('limit', new ParseIntInRangePipe({ min: 1, max: MAX_PAGE_SIZE, defaultValue: 20 })) limit: number,
-    @Query('after', ParseObjectIdPipe.with({ optional: true })) after: Types.ObjectId | undefined,
+    @Query('sort', ParseProductSortPipe) sort: KeysetSort,
+    // Checked by the library against the sort (ProductsService.pageQuery): a bad one is a 400 there.
+    @Query('after') after: unknown,
+    @Query('before') before: unknown,
     @Req() request: RequestUrl,
   ): Promise<ProductPageResponse | Response> {
+    // A bad sort or cursor is a 400 before any query, also under an old slug (as a bad limit is, by its pipe).
+    const query = this.products.pageQuery({ limit, sort, after, before, categoryId: id, timeZone: 'UTC' });
     const category = await this.categories.findById(id);
     const canonical = `${category.url}/products`;
     if (canonical !== `/categories/${path.id}/${path.slug}/products`) {
       return movedPermanently(`${canonical}${queryOf(request)}`);
     }
-    return this.products.list({ limit, after, categoryId: category.id, timeZone: 'UTC' });
+    return this.products.listPage(query);
   }
 }
 

@@ -13,7 +13,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Types } from 'mongoose';
-import { ParseObjectIdArrayPipe, ParseObjectIdPipe } from 'nestjs-objectid';
+import { type KeysetSort, ParseObjectIdArrayPipe, ParseObjectIdPipe } from 'nestjs-objectid';
 import { ApiObjectIdParam, ApiObjectIdQuery } from 'nestjs-objectid/swagger';
 import { errorExample, ErrorResponse, INVALID_ID_DESCRIPTION, INVALID_ID_EXAMPLE } from '../common/error.response.js';
 import { ApiDatabaseUnavailableResponse } from '../common/api-database-unavailable-response.decorator.js';
@@ -26,6 +26,8 @@ import { ParseTimeZonePipe } from '../common/pipes/parse-time-zone.pipe.js';
 import { CreateProductDto } from './dto/create-product.dto.js';
 import { ProductPageResponse, ProductResponse } from './dto/product.response.js';
 import { UpdateProductDto } from './dto/update-product.dto.js';
+import { ApiProductPageQuery } from './api-product-page-query.decorator.js';
+import { ParseProductSortPipe } from './parse-product-sort.pipe.js';
 import { ProductsService } from './products.service.js';
 
 /** Largest page of `GET /products`. */
@@ -63,10 +65,10 @@ export class ProductsController {
   }
 
   @Get()
-  @ApiOkResponse({ type: ProductPageResponse, description: 'Sorted by id (creation order), keyset-paginated' })
+  @ApiOkResponse({ type: ProductPageResponse, description: 'Sorted as asked (by id unless told), keyset-paginated' })
   @ApiBadRequestResponse({
     type: ErrorResponse,
-    description: 'An invalid limit, cursor, id, date or time zone',
+    description: 'An invalid limit, sort, cursor (or one of another sort), id, date or time zone',
     example: errorExample(
       400,
       `Validation failed (integer from 1 to ${MAX_PAGE_SIZE} is expected): limit "0x10" must be written in digits 0-9 only, e.g. 20`,
@@ -77,7 +79,7 @@ export class ProductsController {
     required: false,
     schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
   })
-  @ApiObjectIdQuery('after', { description: 'nextCursor of the previous page' })
+  @ApiProductPageQuery()
   @ApiObjectIdQuery('categoryId', { description: 'Only products of this category' })
   @ApiObjectIdQuery('ids', { isArray: true, description: 'Only these products (comma-separated, at most 100)' })
   @ApiQuery({
@@ -106,7 +108,10 @@ export class ProductsController {
   })
   list(
     @Query('limit', new ParseIntInRangePipe({ min: 1, max: MAX_PAGE_SIZE, defaultValue: 20 })) limit: number,
-    @Query('after', ParseObjectIdPipe.with({ optional: true })) after?: Types.ObjectId,
+    @Query('sort', ParseProductSortPipe) sort: KeysetSort,
+    // Checked by the library against the sort (ProductsService.pageQuery): a bad one is a 400 there.
+    @Query('after') after: unknown,
+    @Query('before') before: unknown,
     @Query('categoryId', ParseObjectIdPipe.with({ optional: true })) categoryId?: Types.ObjectId,
     @Query('ids', ParseObjectIdArrayPipe.with({ optional: true, maxItems: 100 })) ids?: Types.ObjectId[],
     @Query('createdFrom', ParseIsoDatePipe) createdFrom?: DateFilter,
@@ -114,7 +119,18 @@ export class ProductsController {
     @Query('createdOn', ParseDayPipe) createdOn?: DateFilter,
     @Query('tz', ParseTimeZonePipe) timeZone = 'UTC',
   ): Promise<ProductPageResponse> {
-    return this.products.list({ limit, after, categoryId, ids, createdFrom, createdTo, createdOn, timeZone });
+    return this.products.list({
+      limit,
+      sort,
+      after,
+      before,
+      categoryId,
+      ids,
+      createdFrom,
+      createdTo,
+      createdOn,
+      timeZone,
+    });
   }
 
   @Get('by-slug/:slug')

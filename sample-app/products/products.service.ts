@@ -7,7 +7,16 @@ import {
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model, Types } from 'mongoose';
-import { type IdCondition, keysetQuery, mergeIdConditions, objectIdRange, toKeysetPage } from 'nestjs-objectid';
+import {
+  type IdCondition,
+  KeysetPaginationError,
+  type KeysetSort,
+  keysetQuery,
+  mergeIdConditions,
+  objectIdRange,
+  toKeysetPage,
+  tryParseObjectId,
+} from 'nestjs-objectid';
 import { CategoriesService } from '../categories/categories.service.js';
 import type { DateFilter } from '../common/pipes/date-filter.js';
 import { backfillSlugs, updateWithSlugHistory } from '../common/slug-history.js';
@@ -20,7 +29,12 @@ import { Product } from './schemas/product.schema.js';
 /** Filters and page of `GET /products`, already parsed by the controller's pipes. */
 export interface ListProductsOptions {
   limit: number;
-  after?: Types.ObjectId;
+  /** The order (`_id` ascending unless asked), from ParseProductSortPipe. */
+  sort: KeysetSort;
+  /** `nextCursor` of the previous page as the client sent it (any value: the library checks it). */
+  after?: unknown;
+  /** `previousCursor` of the following page, likewise. */
+  before?: unknown;
   categoryId?: Types.ObjectId;
   ids?: Types.ObjectId[];
   /** Inclusive lower bound of the creation time: an instant, or a day from its midnight in `timeZone`. */
@@ -93,11 +107,21 @@ export class ProductsService implements OnModuleInit {
   }
 
   /**
-   * One page in `_id` order. Every time filter becomes bounds on `_id` and is
-   * merged with the cursor into a single `_id` condition, so the query is one
-   * range scan of the `_id` index (or of `{ categoryId, _id }`).
+   * One page in the asked order, after or before a cursor. Every time filter
+   * becomes bounds on `_id`; in `_id` order they are merged with the cursor
+   * into a single `_id` condition, so the query is one range scan of the `_id`
+   * index (or of `{ categoryId, _id }`); in another order it walks
+   * `{ field, _id }` (or `{ categoryId, field, _id }`).
    */
   async list(options: ListProductsOptions): Promise<ProductPageResponse> {
+    return this.listPage(this.pageQuery(options));
+  }
+
+  /**
+   * The query of a page, checked: a bad sort or cursor is a 400 here, so a
+   * caller can refuse it before asking the database anything else.
+   */
+  pageQuery(options: ListProductsOptions): ProductPageQuery {
     const filter: ProductFilter = {};
     if (options.categoryId) filter.categoryId = options.categoryId;
     const _id = mergeIdConditions(
@@ -106,11 +130,14 @@ export class ProductsService implements OnModuleInit {
       options.createdOn === undefined ? undefined : createdOn(options.createdOn, options.timeZone),
     );
     if (_id) filter._id = _id;
-    // The library merges `$gt: after` into the same `_id` condition and asks for limit + 1.
-    const query = keysetQuery({ ...filter }, { after: options.after, limit: options.limit });
+    return productPageQuery(filter, options);
+  }
+
+  /** Runs a query of `pageQuery()`: one `find`, limit + 1 documents, cursors both ways. */
+  async listPage(query: ProductPageQuery): Promise<ProductPageResponse> {
     const documents = await this.products.find(query.filter).sort(query.sort).limit(query.limit).lean<Product[]>();
-    const page = toKeysetPage(documents, options.limit);
-    return { items: page.items.map(toProductResponse), nextCursor: page.nextCursor };
+    const page = toKeysetPage(documents, query);
+    return { ...page, items: page.items.map(toProductResponse) };
   }
 
   async update(id: Types.ObjectId, dto: UpdateProductDto): Promise<ProductResponse> {
@@ -162,6 +189,30 @@ export class ProductsService implements OnModuleInit {
         `related products do not exist: ${missing.map((id) => id.toHexString()).join(', ')}`,
       );
     }
+  }
+}
+
+/** A checked page query of `ProductsService.pageQuery()`. */
+export type ProductPageQuery = ReturnType<typeof keysetQuery>;
+
+/**
+ * The library's keyset query for a page (limit + 1 documents, the cursor
+ * merged into the filter), with a bad sort or cursor as a 400. In `_id` order
+ * a bare product id still works as `after`/`before`: it is the whole position
+ * there, and links made before cursors were opaque keep working.
+ */
+function productPageQuery(filter: ProductFilter, options: ListProductsOptions): ProductPageQuery {
+  const position = (value: unknown) => {
+    if (value === undefined || value === '') return undefined;
+    return (options.sort.field === '_id' && tryParseObjectId(value, { allowInstance: false })) || (value as string);
+  };
+  try {
+    return keysetQuery(
+      { ...filter },
+      { sort: options.sort, after: position(options.after), before: position(options.before), limit: options.limit },
+    );
+  } catch (error) {
+    throw error instanceof KeysetPaginationError ? new BadRequestException(error.message) : error;
   }
 }
 

@@ -18,7 +18,17 @@ function loadBson(): Bson {
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
+const bson = loadBson();
+
 /** The `ObjectId` class of mongoose's bson (or of bson itself when there is no driver). */
-export const ObjectId = loadBson().ObjectId;
+export const ObjectId = bson.ObjectId;
 /** An ObjectId instance. */
 export type ObjectId = import('bson').ObjectId;
+/** The `Decimal128` class of the same bson (keyset cursors rebuild sort values with it). */
+export const Decimal128 = bson.Decimal128;
+/** A Decimal128 instance. */
+export type Decimal128 = import('bson').Decimal128;
+/** The `Long` class of the same bson. */
+export const Long = bson.Long;
+/** A Long instance. */
+export type Long = import('bson').Long;

@@ -86,3 +86,41 @@ export const anyInput = fc.oneof(
 );
 
 export const HEX24 = /^[0-9a-fA-F]{24}$/;
+
+/** Keys an operator-injection or extended JSON payload may carry. */
+const payloadKey = fc.constantFrom(
+  '$oid',
+  '$OID',
+  'oid',
+  '$where',
+  '$ne',
+  '$gt',
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  '$oid ',
+  '',
+);
+
+/**
+ * Objects around `{"$oid": "<24 hex>"}`: the real thing, the right key with any
+ * value, extra keys, nesting, and arrays of them.
+ */
+export const extendedJsonInput = fc.oneof(
+  { weight: 3, arbitrary: validHex.map(($oid) => ({ $oid })) },
+  { weight: 2, arbitrary: fc.oneof(anyInput, nearMissHex).map(($oid) => ({ $oid })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(validHex, payloadKey, fc.jsonValue())
+      .map(
+        ([$oid, key, extra]) =>
+          JSON.parse(JSON.stringify({ $oid, [key === '$oid' ? '$where' : key]: extra })) as object,
+      ),
+  },
+  { weight: 2, arbitrary: fc.dictionary(payloadKey, fc.oneof(validHex, fc.jsonValue()), { maxKeys: 3 }) },
+  { weight: 1, arbitrary: validHex.map(($oid) => ({ $oid: { $oid } })) },
+  { weight: 1, arbitrary: validHex.map(($oid) => [{ $oid }]) },
+  { weight: 1, arbitrary: validHex.map(($oid) => JSON.parse(`{"__proto__":{"$oid":"${$oid}"}}`) as object) },
+);

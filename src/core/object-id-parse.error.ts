@@ -4,6 +4,7 @@ export type ObjectIdParseErrorReason =
   | 'type' // not a string (nor an ObjectId instance where those are allowed)
   | 'length' // a string that is not 24 characters long
   | 'character' // 24 characters, one of which is not a hex digit
+  | 'nil' // the nil ObjectId (all zeros) where `allowNil` is false
   | 'too-many' // a list longer than its pipe's maxItems
   | 'duplicate'; // a list that names the same id twice where ids must be unique
 

@@ -4,9 +4,10 @@ import { Types } from 'mongoose';
 import { ObjectIdValidationPipe } from '../pipes/object-id-validation.pipe.js';
 import { ParseObjectIdArrayPipe } from '../pipes/parse-object-id-array.pipe.js';
 import { ParseObjectIdPipe } from '../pipes/parse-object-id.pipe.js';
+import { ValidateObjectIdPipe } from '../pipes/validate-object-id.pipe.js';
 import { IsObjectId, isObjectId } from '../validation/is-object-id.decorator.js';
 import { ToObjectId } from '../validation/to-object-id.decorator.js';
-import { anyInput, FUZZ, HEX24, nearMissHex, validHex } from './object-id-arbitraries.fixture.js';
+import { anyInput, extendedJsonInput, FUZZ, HEX24, nearMissHex, validHex } from './object-id-arbitraries.fixture.js';
 import { ObjectIdParseError } from './object-id-parse.error.js';
 import { isObjectIdHex, parseObjectId } from './parse-object-id.js';
 
@@ -111,6 +112,36 @@ describe('fuzz: ObjectId parsing (seeded)', () => {
           expect(result.ok && (result.dto.id as Types.ObjectId).toHexString()).toBe((input as string).toLowerCase());
         } else {
           expect(result).toEqual({ ok: false, status: 400 });
+        }
+      }),
+      FUZZ,
+    );
+  });
+
+  it.each([
+    ['default', {}],
+    ['allowNil: false', { allowNil: false }],
+    ['allowExtendedJson', { allowExtendedJson: true }],
+    ['both', { allowNil: false, allowExtendedJson: true }],
+  ])('should let both pipes, parseObjectId and isObjectId agree on every input (%s)', (_label, options) => {
+    const parsing = new ParseObjectIdPipe(options);
+    const validating = new ValidateObjectIdPipe(options);
+    fc.assert(
+      fc.property(fc.oneof(anyInput, extendedJsonInput, fc.constant('000000000000000000000000')), (input) => {
+        const parsed = outcome(() => parsing.transform(input));
+        const validated = outcome(() => validating.transform(input));
+        expect(validated.ok).toBe(parsed.ok);
+        expect(isObjectId(input, options)).toBe(parsed.ok);
+        if (parsed.ok && validated.ok) {
+          const hex = (parsed.value as Types.ObjectId).toHexString();
+          expect(String(validated.value).toLowerCase()).toBe(hex);
+          expect(parseObjectId(input, options).toHexString()).toBe(hex);
+        } else {
+          expect([parsed, validated]).toEqual([
+            { ok: false, status: 400 },
+            { ok: false, status: 400 },
+          ]);
+          expect(() => parseObjectId(input, options)).toThrow(ObjectIdParseError);
         }
       }),
       FUZZ,

@@ -1,6 +1,11 @@
 import { ObjectId } from './bson.cjs';
+import { readExtendedJsonObjectId } from './extended-json-object-id.js';
+import { NIL_OBJECT_ID, isNilObjectId } from './nil-object-id.js';
 import { isObjectIdLike } from './object-id-like.js';
 import { ObjectIdParseError, type ObjectIdParseErrorReason } from './object-id-parse.error.js';
+import { previewString } from './preview-string.js';
+
+export { previewString } from './preview-string.js';
 
 /** Options of {@link parseObjectId}. */
 export interface ParseObjectIdOptions {
@@ -10,11 +15,23 @@ export interface ParseObjectIdOptions {
    * @default true
    */
   allowInstance?: boolean;
+  /**
+   * Accept the nil ObjectId `000000000000000000000000`. It is a valid id, so the
+   * default keeps accepting it; set `false` where it can only be a client's
+   * placeholder or a bug (a route parameter, a reference to another document).
+   * @default true
+   */
+  allowNil?: boolean;
+  /**
+   * Also accept MongoDB extended JSON `{"$oid": "<24 hex>"}` (mongoexport,
+   * Compass, EJSON clients), strictly: one key, a plain object, a 24-hex string.
+   * @default false
+   */
+  allowExtendedJson?: boolean;
 }
 
 const HEX24 = /^[0-9a-fA-F]{24}$/;
 const HEX_CHAR = /[0-9a-fA-F]/;
-const PREVIEW_CHARS = 32;
 
 /**
  * Whether `value` is exactly 24 hexadecimal characters (either case) and nothing else:
@@ -26,7 +43,8 @@ export function isObjectIdHex(value: unknown): value is string {
 }
 
 /**
- * Turns a 24-hex string (or an ObjectId instance) into a `ObjectId`, or
+ * Turns a 24-hex string (or an ObjectId instance, or with `allowExtendedJson`
+ * a `{"$oid": "<24 hex>"}` object) into an `ObjectId`, or
  * throws an {@link ObjectIdParseError} that says what was wrong.
  * `''`, `null` and `undefined` are refused: bson's `new ObjectId(undefined)`
  * would silently invent a random id.
@@ -42,19 +60,34 @@ export function parseObjectId(value: unknown, options: ParseObjectIdOptions = {}
 /** Like {@link parseObjectId}, but returns `undefined` for an invalid value instead of throwing. */
 export function tryParseObjectId(value: unknown, options: ParseObjectIdOptions = {}): ObjectId | undefined {
   if (isObjectIdHex(value)) {
-    return new ObjectId(value);
+    return options.allowNil === false && value === NIL_OBJECT_ID ? undefined : new ObjectId(value);
   }
-  if (options.allowInstance !== false) {
-    if (value instanceof ObjectId) {
-      return value;
-    }
-    // An ObjectId from another bson copy: rebuild it from its hex so the
-    // result really is the `ObjectId` the signature promises.
-    if (isObjectIdLike(value)) {
-      return new ObjectId(value.toHexString());
-    }
+  if (value instanceof ObjectId && options.allowInstance !== false) {
+    return options.allowNil === false && isNilObjectId(value) ? undefined : value;
   }
-  return undefined;
+  // An ObjectId from another bson copy, or `{"$oid": …}`: rebuilt from its hex
+  // so the result really is the `ObjectId` the signature promises.
+  const hex = objectHexOf(value, options);
+  return hex === undefined ? undefined : new ObjectId(hex);
+}
+
+/** Whether {@link parseObjectId} would accept `value` with these options, without making an ObjectId. */
+export function isParsableObjectId(value: unknown, options: ParseObjectIdOptions = {}): boolean {
+  if (isObjectIdHex(value)) return options.allowNil !== false || value !== NIL_OBJECT_ID;
+  return objectHexOf(value, options) !== undefined;
+}
+
+/** The hex of an accepted non-string value (an ObjectId instance, `{"$oid": …}`), else `undefined`. */
+function objectHexOf(value: unknown, options: ParseObjectIdOptions): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  let hex: string | undefined;
+  if (options.allowInstance !== false && isObjectIdLike(value)) {
+    hex = value.toHexString();
+  } else if (options.allowExtendedJson) {
+    const read = readExtendedJsonObjectId(value);
+    if (typeof read === 'string') hex = read;
+  }
+  return hex !== undefined && options.allowNil === false && hex === NIL_OBJECT_ID ? undefined : hex;
 }
 
 /** What is wrong with a refused value, as plain data (no Error, no stack trace). */
@@ -81,9 +114,10 @@ export function describeInvalidObjectId(value: unknown, options: ParseObjectIdOp
     return problem('missing', 'no value was given, expected 24 hex characters');
   }
   if (typeof value !== 'string') {
-    const instanceNote =
-      options.allowInstance === false && isObjectIdLike(value) ? ' (ObjectId instances are not accepted here)' : '';
-    return problem('type', `received ${describeType(value)}${instanceNote}, expected a string of 24 hex characters`);
+    return describeInvalidNonString(value, options);
+  }
+  if (options.allowNil === false && value === NIL_OBJECT_ID) {
+    return nilProblem();
   }
   const shown = previewString(value);
   // Count code points, not UTF-16 units, so an emoji is one character in the message.
@@ -116,30 +150,46 @@ export function describeInvalidObjectId(value: unknown, options: ParseObjectIdOp
   return problem('character', `${shown} is not a valid ObjectId`);
 }
 
-/**
- * Quotes a string for an error message: at most 32 characters, everything
- * outside printable ASCII escaped as `\uXXXX`, so control characters, bidi
- * overrides and look-alike digits are visible and a huge input stays short.
- */
-export function previewString(value: string): string {
-  const chars = [...value];
-  const head = chars.slice(0, PREVIEW_CHARS).join('');
-  const escaped = head.replace(/["\\]|[^\x20-\x7e]/gu, (c) =>
-    c === '"' || c === '\\' ? `\\${c}` : [...c].map(toUnicodeEscape).join(''),
-  );
-  return chars.length > PREVIEW_CHARS ? `"${escaped}"… (${chars.length} characters)` : `"${escaped}"`;
+/** The problem of a refused value that is not a string. */
+function describeInvalidNonString(value: unknown, options: ParseObjectIdOptions): ObjectIdProblem {
+  const isInstance = isObjectIdLike(value);
+  if (isInstance && options.allowInstance !== false && options.allowNil === false && isNilObjectId(value)) {
+    return nilProblem();
+  }
+  if (options.allowExtendedJson && typeof value === 'object' && value !== null && !isInstance) {
+    return describeInvalidExtendedJson(value, options);
+  }
+  const instanceNote =
+    options.allowInstance === false && isInstance ? ' (ObjectId instances are not accepted here)' : '';
+  return problem('type', `received ${describeType(value)}${instanceNote}, expected a string of 24 hex characters`);
 }
 
-function toUnicodeEscape(char: string): string {
-  const code = char.codePointAt(0) ?? 0;
-  if (code > 0xffff) {
-    // Astral characters: show both UTF-16 halves, as JSON would.
-    return char
-      .split('')
-      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      .join('');
+/** What is wrong with an object offered as `{"$oid": "<24 hex>"}`. */
+function describeInvalidExtendedJson(value: object, options: ParseObjectIdOptions): ObjectIdProblem {
+  const read = readExtendedJsonObjectId(value);
+  if (typeof read === 'string') {
+    // Well formed, so refused for what it names: the nil id.
+    return options.allowNil === false && read === NIL_OBJECT_ID
+      ? nilProblem()
+      : problem('type', `${previewString(read)} is not a valid ObjectId here`);
   }
-  return `\\u${code.toString(16).padStart(4, '0')}`;
+  if ('message' in read) return problem('type', read.message);
+  const inner = describeInvalidObjectId(read.oid, { allowInstance: false });
+  // The position, if any, counts in the "$oid" string; a missing value inside
+  // the object is a wrong shape, not an absent parameter (so `optional` does not apply).
+  return {
+    reason: inner.reason === 'missing' ? 'type' : inner.reason,
+    message: `in {"$oid": …}, ${inner.message}`,
+    ...(inner.position !== undefined && { position: inner.position }),
+  };
+}
+
+/** The nil id, refused where `allowNil` is false. */
+function nilProblem(): ObjectIdProblem {
+  return problem(
+    'nil',
+    `received the nil ObjectId ${NIL_OBJECT_ID} (all zeros), which names no document; expected the id of a real one`,
+  );
 }
 
 function problem(reason: ObjectIdParseErrorReason, message: string): ObjectIdProblem {

@@ -29,7 +29,22 @@ export interface ObjectIdPipeOptions {
    * @default true
    */
   allowInstance?: boolean;
+  /**
+   * Accept the nil ObjectId `000000000000000000000000`. It is a valid id, so
+   * the default keeps accepting it (as before this option existed); set `false`
+   * where it can only be a placeholder or a bug, such as a route parameter or a
+   * reference, to answer 400 "received the nil ObjectId …".
+   * @default true
+   */
+  allowNil?: boolean;
+  /**
+   * Also accept MongoDB extended JSON `{"$oid": "<24 hex>"}`, as mongoexport,
+   * Compass and EJSON clients send it in bodies: a plain object with `$oid` as
+   * its only key and 24 hex characters as its value; anything else stays a 400.
+   * @default false
+   */
+  allowExtendedJson?: boolean;
 }
 
 /** The pipe options that `ObjectIdModule.forRoot()` sets for every pipe it provides. */
-export type ObjectIdPipeDefaults = Pick<ObjectIdPipeOptions, 'errorHttpStatusCode' | 'exceptionFactory'>;
+export type ObjectIdPipeDefaults = Pick<ObjectIdPipeOptions, 'errorHttpStatusCode' | 'exceptionFactory' | 'allowNil'>;

@@ -137,3 +137,38 @@ describe('ParseObjectIdArrayPipe', () => {
     });
   });
 });
+
+describe('ParseObjectIdArrayPipe options for the nil id and extended JSON', () => {
+  const NIL = '000000000000000000000000';
+
+  it('should keep the nil id by default and name it as the bad item with allowNil: false', async () => {
+    expect(hexes(new ParseObjectIdArrayPipe().transform(`${A},${NIL}`))).toEqual([A, NIL]);
+    expect(message(() => new ParseObjectIdArrayPipe({ allowNil: false }).transform(`${A},${NIL}`))).toEqual({
+      statusCode: 400,
+      message:
+        'Validation failed (ObjectId array is expected): item 1 received the nil ObjectId 000000000000000000000000 (all zeros), which names no document; expected the id of a real one',
+      error: 'Bad Request',
+    });
+  });
+
+  it('should take {"$oid": …} items with allowExtendedJson, mixed with strings', async () => {
+    const pipe = new ParseObjectIdArrayPipe({ allowExtendedJson: true });
+    expect(hexes(pipe.transform([{ $oid: A }, B, { $oid: C.toUpperCase() }]))).toEqual([A, B, C]);
+    expect(hexes(pipe.transform({ $oid: A }))).toEqual([A]);
+    expect(message(() => new ParseObjectIdArrayPipe().transform([{ $oid: A }]))).toMatchObject({
+      message:
+        'Validation failed (ObjectId array is expected): item 0 received an object, expected a string of 24 hex characters',
+    });
+  });
+
+  it('should name a bad {"$oid": …} item and compare extended JSON duplicates by hex', async () => {
+    const pipe = new ParseObjectIdArrayPipe({ allowExtendedJson: true, unique: true });
+    expect(message(() => pipe.transform([A, { $oid: A, $where: '1' }]))).toMatchObject({
+      message:
+        'Validation failed (ObjectId array is expected): item 1 received {"$oid": …} with key "$where" besides "$oid", expected "$oid" as its only key',
+    });
+    expect(message(() => pipe.transform([A, { $oid: A }]))).toMatchObject({
+      message: `Validation failed (ObjectId array is expected): item 1 ("${A}") repeats item 0`,
+    });
+  });
+});

@@ -78,7 +78,7 @@ export class ParseObjectIdArrayPipe implements PipeTransform<unknown, ObjectId[]
         if (first !== undefined) {
           throw this.fail({
             reason: 'duplicate',
-            message: `item ${index} (${previewString(String(item))}) repeats item ${first}`,
+            message: `item ${index} (${previewString(typeof item === 'string' ? item : hex)}) repeats item ${first}`,
           });
         }
         seen.set(hex, index);

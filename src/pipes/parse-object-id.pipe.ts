@@ -1,5 +1,11 @@
 import { Inject, Injectable, Optional, type PipeTransform, type Type } from '@nestjs/common';
-import { ObjectId, describeInvalidObjectId, isObjectIdHex, tryParseObjectId, isObjectIdLike } from '../core/index.js';
+import {
+  ObjectId,
+  describeInvalidObjectId,
+  isObjectIdHex,
+  isParsableObjectId,
+  tryParseObjectId,
+} from '../core/index.js';
 import { OBJECT_ID_MODULE_OPTIONS } from '../object-id.constants.js';
 import { configurePipe } from './configure-pipe.js';
 import { createObjectIdException } from './object-id-exception.js';
@@ -11,7 +17,8 @@ export type ParseObjectIdPipeOptions = ObjectIdPipeOptions;
 /**
  * Turns a route, query or body value into a `ObjectId`, or answers 400
  * with a message that says what was wrong. Strict: exactly 24 hex characters,
- * nothing else (see `isObjectIdHex`).
+ * nothing else (see `isObjectIdHex`); `allowNil: false` also refuses the nil id
+ * and `allowExtendedJson` also takes `{"$oid": "<24 hex>"}`.
  *
  * Use it by class, `findOne(@Param('id', ParseObjectIdPipe) id: ObjectId)`,
  * or with options, `@Query('owner', new ParseObjectIdPipe({ optional: true }))`.
@@ -19,8 +26,12 @@ export type ParseObjectIdPipeOptions = ObjectIdPipeOptions;
 @Injectable()
 export class ParseObjectIdPipe implements PipeTransform<unknown, ObjectId | undefined> {
   protected readonly options: ParseObjectIdPipeOptions;
-  /** Whether a subclass replaced `isObjectId`, which the fast path must then ask too. */
-  private readonly hasCustomCheck: boolean;
+  /**
+   * Whether every 24-hex string passes without asking `isObjectId`: no subclass
+   * replaced the check and the nil id is allowed. Read once per request, so the
+   * options cost the common path one boolean.
+   */
+  private readonly acceptsEveryHex: boolean;
 
   constructor(
     @Optional() options?: ParseObjectIdPipeOptions,
@@ -29,7 +40,8 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, ObjectId | unde
     @Optional() @Inject(OBJECT_ID_MODULE_OPTIONS) moduleOptions?: ObjectIdPipeDefaults,
   ) {
     this.options = { ...pickPipeDefaults(moduleOptions), ...options };
-    this.hasCustomCheck = this.isObjectId !== ParseObjectIdPipe.prototype.isObjectId;
+    this.acceptsEveryHex =
+      this.isObjectId === ParseObjectIdPipe.prototype.isObjectId && this.options.allowNil !== false;
   }
 
   /**
@@ -44,7 +56,7 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, ObjectId | unde
   transform(value: unknown): ObjectId | undefined {
     // The common case first, with a single check, so the strict pipe costs no
     // more than @nestjs/mongoose's lenient one (see bench/pipe.bench.ts).
-    if (isObjectIdHex(value) && (!this.hasCustomCheck || this.isObjectId(value))) {
+    if (isObjectIdHex(value) && (this.acceptsEveryHex || this.isObjectId(value))) {
       return new ObjectId(value);
     }
     if (this.options.optional && isMissing(value)) {
@@ -59,7 +71,7 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, ObjectId | unde
 
   /** The check; override it in a subclass to narrow or widen what is accepted. */
   protected isObjectId(value: unknown): boolean {
-    return isObjectIdHex(value) || (this.options.allowInstance !== false && isObjectIdLike(value));
+    return isParsableObjectId(value, this.options);
   }
 }
 
@@ -71,9 +83,10 @@ export function isMissing(value: unknown): value is undefined | null | '' {
 /** The part of the module options that are pipe defaults. */
 export function pickPipeDefaults(moduleOptions?: ObjectIdPipeDefaults): ObjectIdPipeOptions {
   if (!moduleOptions) return {};
-  const { errorHttpStatusCode, exceptionFactory } = moduleOptions;
+  const { errorHttpStatusCode, exceptionFactory, allowNil } = moduleOptions;
   return {
     ...(errorHttpStatusCode !== undefined && { errorHttpStatusCode }),
     ...(exceptionFactory !== undefined && { exceptionFactory }),
+    ...(allowNil !== undefined && { allowNil }),
   };
 }

@@ -15,7 +15,11 @@ import {
   isDuplicateKeyError,
   markTransient,
 } from './mongo-errors.js';
-import { SEQUENCE_DEFAULT_COLLECTION, SEQUENCE_DEFAULT_DUPLICATE_KEY_RETRIES } from './sequence.constants.js';
+import {
+  SEQUENCE_DEFAULT_COLLECTION,
+  SEQUENCE_DEFAULT_DUPLICATE_KEY_RETRIES,
+  SEQUENCE_KEY_SEPARATOR,
+} from './sequence.constants.js';
 import { SequenceConfigError } from './sequence-config.error.js';
 import type { SequenceCounterSnapshot, SequenceCounterStore } from './sequence-counter-store.interface.js';
 import type { SequenceModuleOptions } from './sequence-options.interface.js';
@@ -150,6 +154,20 @@ export class MongoSequenceCounterStore implements SequenceCounterStore {
   /** One `deleteOne` by `_id`. */
   async delete(key: string, session?: ClientSession): Promise<void> {
     await this.run(key, session, () => this.collection().deleteOne({ _id: key }, { session }));
+  }
+
+  /**
+   * One `deleteMany` of `_id: name` and the `_id` range `[name:, name;)`: every
+   * key with the prefix `name:` sorts inside it (`;` follows `:` in UTF-8), so the
+   * `_id` index bounds the scan and no regular expression is built from the name.
+   */
+  async deleteAll(name: string, session?: ClientSession): Promise<number> {
+    const from = name + SEQUENCE_KEY_SEPARATOR;
+    const to = name + String.fromCharCode(SEQUENCE_KEY_SEPARATOR.charCodeAt(0) + 1);
+    const result = await this.run(name, session, () =>
+      this.collection().deleteMany({ $or: [{ _id: name }, { _id: { $gte: from, $lt: to } }] }, { session }),
+    );
+    return result.deletedCount;
   }
 
   /** Runs an upsert, repeating it after a duplicate-key race on the counter's `_id`. */

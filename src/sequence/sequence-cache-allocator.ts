@@ -47,6 +47,12 @@ export class SequenceCacheAllocator {
     }
   }
 
+  /** The number `take()` would hand out next from memory, or `undefined` when it would have to reserve a block. */
+  peek(key: string): bigint | undefined {
+    const block = this.blocks.get(key);
+    return block !== undefined && block.next <= block.last ? block.next : undefined;
+  }
+
   /** Drops the cached block of one key (after `reset()` or `set()`); its unused numbers become a gap. */
   forgetKey(key: string): void {
     this.blocks.delete(key);

@@ -4,7 +4,8 @@ import type { SequenceScope } from './sequence-key.js';
 /** Which counter of a sequence a call is for. */
 export interface SequenceScopeOptions {
   /**
-   * Explicit scope, e.g. a tenant id: `invoices:tenant-42`.
+   * Explicit scope, e.g. a tenant id: `invoices:tenant-42`, or several fields,
+   * `{ storeId, region }` → `invoices:region=eu,storeId=7` (sorted by name).
    * @default none
    */
   scope?: SequenceScope;

@@ -45,4 +45,11 @@ export interface SequenceCounterStore {
 
   /** Deletes counter `key`, so the next `increment()` starts from `initial` again. Missing is not an error. */
   delete(key: string, session?: ClientSession): Promise<void>;
+
+  /**
+   * Deletes counter `name` and every counter whose key starts with `name:`
+   * (all scopes and periods of one sequence) and resolves to how many it
+   * deleted. Optional: `SequenceService.resetAll()` needs it.
+   */
+  deleteAll?(name: string, session?: ClientSession): Promise<number>;
 }

@@ -34,8 +34,56 @@ describe('sequence keys', () => {
       expect(() => normalizeScope(scope)).toThrow(SequenceConfigError);
     });
 
-    it('should reject a plain object', () => {
-      expect(() => normalizeScope({} as unknown as string)).toThrow('Sequence scope must be a string, got object.');
+    it.each([[true], [null], [Symbol('s')], [() => 'x']])('should reject the scalar %p', (scope) => {
+      expect(() => normalizeScope(scope as never)).toThrow(
+        /^Sequence scope must be a string, number, bigint or ObjectId, got (boolean|null|symbol|function)\.$/,
+      );
+    });
+
+    describe('with several fields', () => {
+      const id = new Types.ObjectId('64b7f0c2a1b2c3d4e5f60718');
+      it.each([
+        [{ storeId: 7, region: 'eu' }, 'region=eu,storeId=7'],
+        [{ region: 'eu', storeId: 7 }, 'region=eu,storeId=7'],
+        [{ storeId: '7', region: 'eu' }, 'region=eu,storeId=7'],
+        [{ b: 2n ** 70n, a: id }, 'a=64b7f0c2a1b2c3d4e5f60718,b=1180591620717411303424'],
+        [{ tenant: 'ACME_1' }, 'tenant=ACME_1'],
+        [Object.assign(Object.create(null) as object, { z: 1, y: 2 }), 'y=2,z=1'],
+      ])('should turn %p into %p whatever the order of the fields', (scope, expected) => {
+        expect(normalizeScope(scope as never)).toBe(expected);
+      });
+
+      it.each([
+        [{ a: { $gt: '' } }, 'Sequence scope field "a" must be a string, number, bigint or ObjectId, got an object'],
+        [{ a: { toString: () => 'x' } }, 'got an object'],
+        [{ $gt: 1 }, 'Sequence scope field "$gt" is not allowed'],
+        [JSON.parse('{"__proto__":{"a":1}}'), 'field "__proto__" is not allowed'],
+        [{ prototype: 1 }, 'field "prototype" is not allowed'],
+        [{ '1a': 1 }, 'field "1a" is not allowed'],
+        [{ ['x'.repeat(41)]: 1 }, 'is not allowed'],
+        [{ a: 'x:y' }, 'Sequence scope field "a" "x:y" contains ":" at index 1'],
+        [{ a: 'x\u0000' }, 'contains "\\u0000" at index 1'],
+        [{ a: Number.MAX_SAFE_INTEGER + 1 }, 'Sequence scope field "a" 9007199254740992 must be a safe integer'],
+        [{ a: undefined }, 'Sequence scope field "a" must be a string, number, bigint or ObjectId, got undefined.'],
+      ])('should reject %p', (scope, message) => {
+        expect(() => normalizeScope(scope as never)).toThrow(SequenceConfigError);
+        expect(() => normalizeScope(scope as never)).toThrow(message);
+      });
+
+      it('should not run getters or look at inherited fields', () => {
+        const inherited = Object.create({ inherited: 'x' }) as object;
+        expect(() => normalizeScope(inherited as never)).toThrow('got Object');
+        let ran = false;
+        const getter = Object.defineProperty({}, 'a', {
+          enumerable: true,
+          get: () => {
+            ran = true;
+            return 'x';
+          },
+        });
+        expect(() => normalizeScope(getter as never)).toThrow('not an accessor');
+        expect(ran).toBe(false);
+      });
     });
   });
 

@@ -4,6 +4,12 @@ export const SEQUENCE_KEY_SEPARATOR = ':';
 /** Longest sequence name or scope accepted, in UTF-16 code units. Keeps `_id`s short and readable. */
 export const SEQUENCE_MAX_NAME_LENGTH = 120;
 
+/** Most fields in a scope object (`{ storeId, region }`). */
+export const SEQUENCE_MAX_SCOPE_FIELDS = 8;
+
+/** Longest key form of a scope object (`region=eu,storeId=7`), in UTF-16 code units. */
+export const SEQUENCE_MAX_SCOPE_LENGTH = 240;
+
 /** Largest `n` accepted by `nextBlock()` and by the `cache` option; `values()` builds an array of that size. */
 export const SEQUENCE_MAX_BLOCK_SIZE = 1_000_000;
 

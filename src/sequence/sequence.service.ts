@@ -31,6 +31,7 @@ import type { SequenceValue } from './sequence-value.js';
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 // Compare-and-set attempts of a non-forced set() racing with reset() or a forced set() on the same key.
 const SET_ATTEMPTS = 50;
+const RESET_ALL_KEYS: readonly string[] = ['session'];
 
 /**
  * Atomic, formatted, scoped counters: order and invoice numbers such as
@@ -126,11 +127,7 @@ export class SequenceService {
    */
   async nextFormatted(name: string, options?: SequenceScopeOptions): Promise<string> {
     const ctx = this.prepare(name, options, SEQUENCE_SCOPE_KEYS, true);
-    if (ctx.def.format.usesScope && ctx.scope === undefined) {
-      throw new SequenceConfigError(
-        `Sequence "${name}": its format "${ctx.def.format.pattern}" contains {scope}; pass { scope } to nextFormatted().`,
-      );
-    }
+    this.assertScopeForFormat(ctx, 'nextFormatted');
     const value = ctx.def.cache > 0 ? await this.fromCache(ctx) : await this.increment(ctx, ctx.def.step);
     return ctx.def.format.render({ seq: value, date: ctx.date!, scope: ctx.scope });
   }
@@ -156,6 +153,44 @@ export class SequenceService {
       this.output<T>(ctx, ctx.def.step),
       n,
     );
+  }
+
+  /**
+   * Reserves `size` consecutive numbers in one round trip, like `nextBlock()`,
+   * and renders each with the sequence's `format`. One clock reading serves the
+   * counter key and every date token, so a batch never straddles two periods.
+   * @param size 1 to 1,000,000
+   * @throws SequenceConfigError when the format has `{scope}` and no scope is given
+   */
+  async nextFormattedBlock(name: string, size: number, options?: SequenceScopeOptions): Promise<string[]> {
+    const n = toBlockSize('nextFormattedBlock() size', size);
+    const ctx = this.prepare(name, options, SEQUENCE_SCOPE_KEYS, true);
+    this.assertScopeForFormat(ctx, 'nextFormattedBlock');
+    const amount = this.blockAmount(ctx.def, n);
+    const last = await this.increment(ctx, amount);
+    const out = new Array<string>(n);
+    for (let i = 0, v = last - amount + ctx.def.step; i < n; i++, v += ctx.def.step) {
+      out[i] = ctx.def.format.render({ seq: v, date: ctx.date!, scope: ctx.scope });
+    }
+    return out;
+  }
+
+  /**
+   * The number `next()` would return now, without taking it: one read, no
+   * write. Racy by nature: any other caller (or process) may take that number
+   * before you do, so use it to show "your invoice will probably be 43", never
+   * to assign one. With `cache`, it is the next number of this process's block.
+   */
+  async peek<T extends SequenceValue = number>(name: string, options?: SequenceScopeOptions): Promise<T> {
+    const ctx = this.prepare(name, options, SEQUENCE_SCOPE_KEYS, false);
+    return this.output<T>(ctx, await this.peekValue(ctx));
+  }
+
+  /** `peek()` rendered with the sequence's `format`; as racy as `peek()`. */
+  async peekFormatted(name: string, options?: SequenceScopeOptions): Promise<string> {
+    const ctx = this.prepare(name, options, SEQUENCE_SCOPE_KEYS, true);
+    this.assertScopeForFormat(ctx, 'peekFormatted');
+    return ctx.def.format.render({ seq: await this.peekValue(ctx), date: ctx.date!, scope: ctx.scope });
   }
 
   /**
@@ -206,6 +241,24 @@ export class SequenceService {
     await this.store.delete(ctx.key, ctx.session);
   }
 
+  /**
+   * Deletes every counter of sequence `name` at once: each scope and each
+   * period (`invoices`, `invoices:tenant-42`, `invoices:region=eu,storeId=7:2026`…),
+   * so each starts again at `start`. Resolves to how many counters were deleted.
+   * Needs a store with `deleteAll()` (the MongoDB store has it: one `deleteMany`).
+   */
+  async resetAll(name: string, options?: Pick<SequenceScopeOptions, 'session'>): Promise<number> {
+    const ctx = this.prepare(name, options, RESET_ALL_KEYS, false);
+    if (this.store.deleteAll === undefined) {
+      throw new SequenceConfigError(
+        `Sequence "${name}": resetAll() needs a counter store with deleteAll(name, session); ` +
+          `add it to the store provided under SEQUENCE_COUNTER_STORE, or call reset() for each scope.`,
+      );
+    }
+    this.allocator.forgetSequence(name);
+    return this.store.deleteAll(name, ctx.session);
+  }
+
   /** The counter key (`_id` in the MongoDB counters collection) a call with these options uses. */
   keyOf(name: string, options?: Omit<SequenceScopeOptions, 'session'>): string {
     return this.prepare(name, options, SEQUENCE_SCOPE_KEYS, false).key;
@@ -219,6 +272,21 @@ export class SequenceService {
   ): SequenceCallContext {
     const def = this.definitions.get(name) ?? resolveSequenceDefinition(name, undefined, this.defaults, this.timeZone);
     return prepareSequenceCall(def, options, allowed, formatting, this.clock);
+  }
+
+  private assertScopeForFormat(ctx: SequenceCallContext, method: string): void {
+    if (ctx.def.format.usesScope && ctx.scope === undefined) {
+      throw new SequenceConfigError(
+        `Sequence "${ctx.def.name}": its format "${ctx.def.format.pattern}" contains {scope}; pass { scope } to ${method}().`,
+      );
+    }
+  }
+
+  private async peekValue(ctx: SequenceCallContext): Promise<bigint> {
+    const cached = ctx.def.cache > 0 ? this.allocator.peek(ctx.key) : undefined;
+    if (cached !== undefined) return cached;
+    const counter = await this.store.get(ctx.key, ctx.session);
+    return counter === null ? ctx.def.start : counter.value + ctx.def.step;
   }
 
   private fromCache(ctx: SequenceCallContext): Promise<bigint> {

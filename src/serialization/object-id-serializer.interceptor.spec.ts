@@ -1,10 +1,16 @@
 import 'reflect-metadata';
-import { ClassSerializerInterceptor, StreamableFile, type CallHandler, type ExecutionContext } from '@nestjs/common';
+import {
+  ClassSerializerInterceptor,
+  SerializeOptions,
+  StreamableFile,
+  type CallHandler,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { Exclude, instanceToPlain, plainToInstance } from 'class-transformer';
 import { Types } from 'mongoose';
-import { lastValueFrom, of } from 'rxjs';
+import { from, lastValueFrom, of, toArray } from 'rxjs';
 import { OBJECT_ID_SERIALIZER_OPTIONS } from '../object-id.constants.js';
 import { ObjectIdSerializerInterceptor } from './object-id-serializer.interceptor.js';
 import { ObjectIdSerializerModule } from './object-id-serializer.module.js';
@@ -29,6 +35,29 @@ async function run(interceptor: ClassSerializerInterceptor, value: unknown): Pro
 }
 
 describe('ObjectIdSerializerInterceptor', () => {
+  it('should apply each route its own @SerializeOptions, also for one handler inherited by two controllers', async () => {
+    class Base {
+      find(): void {}
+    }
+    @SerializeOptions({ excludePrefixes: ['_'] })
+    class Hidden extends Base {}
+    @SerializeOptions({ exposeId: true } as never)
+    class Exposed extends Base {}
+    const interceptor = new ObjectIdSerializerInterceptor(new Reflector());
+    const runIn = async (controller: object) => {
+      const ctx = { getHandler: () => Base.prototype.find, getClass: () => controller, getType: () => 'http' };
+      return lastValueFrom(
+        await interceptor.intercept(ctx as unknown as ExecutionContext, { handle: () => of({ _id: A, _note: 1 }) }),
+      );
+    };
+    // Twice each: the second answer comes from the options read at the first.
+    for (let round = 0; round < 2; round++) {
+      expect(await runIn(Hidden)).toEqual({});
+      expect(await runIn(Exposed)).toEqual({ id: HEX_A, _note: 1 });
+      expect(await runIn(Base)).toEqual({ _id: HEX_A, _note: 1 });
+    }
+  });
+
   it('should serialize ObjectIds in a response as hex', async () => {
     const out = await run(new ObjectIdSerializerInterceptor(new Reflector()), [{ _id: A }, { list: [A] }]);
     expect(JSON.stringify(out)).toBe(`[{"_id":"${HEX_A}"},{"list":["${HEX_A}"]}]`);
@@ -106,6 +135,17 @@ describe('ObjectIdSerializerInterceptor', () => {
       ],
     }).compile();
     expect(JSON.stringify(await run(ref.get(ObjectIdSerializerInterceptor), { _id: A }))).toBe(`{"id":"${HEX_A}"}`);
+  });
+
+  // Microservice and WebSocket replies: a handler may return an Observable of several messages, each serialized.
+  it.each(['rpc', 'ws'])('should serialize each message of a %s reply', async (type) => {
+    const replies = [{ event: 'order', data: { _id: A } }, [{ refs: [A] }]];
+    const next: CallHandler = { handle: () => from(replies) };
+    const interceptor = new ObjectIdSerializerInterceptor(new Reflector());
+    const out = await lastValueFrom(
+      (await interceptor.intercept({ ...context, getType: () => type } as ExecutionContext, next)).pipe(toArray()),
+    );
+    expect(out).toEqual([{ event: 'order', data: { _id: HEX_A } }, [{ refs: [HEX_A] }]]);
   });
 
   it('should be created by Nest without options', async () => {

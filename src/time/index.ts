@@ -2,6 +2,7 @@
 export {
   dayRange,
   decodeObjectId,
+  generateObjectIdAt,
   generateObjectIds,
   objectIdFromDate,
   objectIdRange,

@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import { Types } from 'mongoose';
+import { FUZZ } from '../core/object-id-arbitraries.fixture.js';
 import {
   dayBounds,
   dayRange,
   decodeObjectId,
+  generateObjectIdAt,
   generateObjectIds,
   objectIdFromDate,
   objectIdRange,
@@ -160,5 +163,83 @@ describe('generateObjectIds', () => {
 
   it('should make up to 1000', () => {
     expect(generateObjectIds(1000)).toHaveLength(1000);
+  });
+});
+
+describe('generateObjectIdAt', () => {
+  const MAX_MS = 0xffffffff * 1000;
+
+  it.each([
+    ['the epoch', new Date(0), 0],
+    ['a Date with milliseconds (dropped)', new Date('2020-05-17T10:00:00.999Z'), 1589709600],
+    ['milliseconds', Date.UTC(2026, 11, 2), 1796169600],
+    ['the last second 4 bytes hold', new Date(MAX_MS), 0xffffffff],
+    ['its last millisecond', MAX_MS + 999, 0xffffffff],
+    ['a fraction of a millisecond', 1500.5, 1],
+  ])('should carry %s as whole seconds', (_label, date, seconds) => {
+    expect(decodeObjectId(generateObjectIdAt(date)).timestamp).toBe(seconds);
+  });
+
+  it("should make unique ids for one second: this process's random value, the shared counter", () => {
+    const date = new Date('2019-01-01T00:00:00Z');
+    const before = decodeObjectId(new Types.ObjectId());
+    const ids = Array.from({ length: 50 }, () => decodeObjectId(generateObjectIdAt(date)));
+    const after = decodeObjectId(new Types.ObjectId());
+    expect(new Set(ids.map((id) => id.hex)).size).toBe(50);
+    expect(new Set([before, ...ids, after].map((id) => id.processUnique)).size).toBe(1);
+    [...ids, after].forEach((id, index) =>
+      expect(id.counter).toBe(((index === 0 ? before : ids[index - 1]).counter + 1) % 0x1000000),
+    );
+    // Not a range bound: the tail is not zero, unlike objectIdFromDate().
+    expect(ids[0].hex.slice(0, 8)).toBe(objectIdFromDate(date).toHexString().slice(0, 8));
+    expect(ids[0].hex).not.toBe(objectIdFromDate(date).toHexString());
+  });
+
+  it('should return a Types.ObjectId', () => {
+    expect(generateObjectIdAt(Date.now())).toBeInstanceOf(Types.ObjectId);
+  });
+
+  it.each([
+    [
+      'an invalid Date',
+      new Date('nope'),
+      'generateObjectIdAt: date is not a valid date; pass a Date or milliseconds since the epoch',
+    ],
+    ['NaN', Number.NaN, 'generateObjectIdAt: date is not a valid date; pass a Date or milliseconds since the epoch'],
+    [
+      'a string',
+      '2020-01-01' as unknown as Date,
+      'generateObjectIdAt: date is not a valid date; pass a Date or milliseconds since the epoch',
+    ],
+    [
+      'one millisecond before 1970',
+      -1,
+      'generateObjectIdAt: date 1969-12-31T23:59:59.999Z is outside the ObjectId time range 1970-01-01T00:00:00Z .. 2106-02-07T06:28:15Z (note: numbers are milliseconds, not seconds)',
+    ],
+    [
+      'the first second after 2106-02-07T06:28:15Z',
+      MAX_MS + 1000,
+      'generateObjectIdAt: date 2106-02-07T06:28:16.000Z is outside the ObjectId time range 1970-01-01T00:00:00Z .. 2106-02-07T06:28:15Z (note: numbers are milliseconds, not seconds)',
+    ],
+    [
+      'Infinity',
+      Number.POSITIVE_INFINITY,
+      'generateObjectIdAt: date Infinity is outside the ObjectId time range 1970-01-01T00:00:00Z .. 2106-02-07T06:28:15Z (note: numbers are milliseconds, not seconds)',
+    ],
+  ])('should refuse %s instead of letting bson wrap it', (_label, date, message) => {
+    expect(() => generateObjectIdAt(date)).toThrow(new RangeError(message));
+  });
+
+  it('should keep every instant of the range and stay unique (seeded)', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_MS + 999 }), (ms) => {
+        const id = decodeObjectId(generateObjectIdAt(ms));
+        expect(id.timestamp).toBe(Math.floor(ms / 1000));
+        expect(seen.has(id.hex)).toBe(false);
+        seen.add(id.hex);
+      }),
+      FUZZ,
+    );
   });
 });

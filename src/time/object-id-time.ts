@@ -108,6 +108,23 @@ export function generateObjectIds(count: number): ObjectId[] {
   return Array.from({ length: count }, () => new ObjectId());
 }
 
+/**
+ * A new, **unique** ObjectId that carries `date` (whole seconds) instead of now,
+ * for imports and backfills: like the driver's `ObjectId.generate(time)` and Go's
+ * `NewObjectIDFromTimestamp`, it takes this process's random value and the next
+ * value of the counter every `new ObjectId()` of this process shares, so two ids
+ * for the same second differ. (`objectIdFromDate()` is the other thing: the
+ * smallest id of a second, with a zero tail, for range bounds — never for a document.)
+ *
+ * `date` is a Date or milliseconds since the epoch; milliseconds are dropped.
+ * Throws a RangeError for an invalid Date, NaN, or an instant outside
+ * 1970-01-01T00:00:00Z .. 2106-02-07T06:28:15Z (4 unsigned bytes of seconds),
+ * which bson itself would silently wrap around.
+ */
+export function generateObjectIdAt(date: Date | number): ObjectId {
+  return new ObjectId(ObjectId.generate(toSeconds(date, 'floor', 'generateObjectIdAt: date')));
+}
+
 function toSeconds(input: Date | number, rounding: 'floor' | 'ceil', label: string): number {
   const ms = input instanceof Date ? input.getTime() : input;
   if (typeof ms !== 'number' || Number.isNaN(ms)) {

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { IsArray, IsMongoId, IsOptional, validateSync } from 'class-validator';
 import { Types } from 'mongoose';
+import { INVALID_EXTENDED_JSON, VALID_EXTENDED_JSON } from '../core/extended-json-object-ids.fixture.js';
 import { INVALID_OBJECT_IDS, VALID_OBJECT_ID_STRINGS } from '../core/invalid-object-ids.fixture.js';
 import { IS_OBJECT_ID, IsObjectId, isObjectId } from './is-object-id.decorator.js';
 import { ToObjectId } from './to-object-id.decorator.js';
@@ -125,5 +126,85 @@ describe("the README's array DTO", () => {
     expect(validateSync(dto)).toEqual([]);
     expect(dto.productIds).toEqual([new Types.ObjectId(HEX)]);
     expect(dto.productIds![0]).toBeInstanceOf(Types.ObjectId);
+  });
+});
+
+describe('@IsObjectId() with allowNil and allowExtendedJson', () => {
+  const NIL = '000000000000000000000000';
+  const ID = '507f1f77bcf86cd799439011';
+
+  class NotNil {
+    @IsObjectId({ allowNil: false })
+    id: unknown;
+  }
+
+  class NotNilEach {
+    @IsObjectId({ allowNil: false }, { each: true })
+    ids: unknown;
+  }
+
+  class Extended {
+    @IsObjectId({ allowExtendedJson: true })
+    id: unknown;
+  }
+
+  class ExtendedNotNil {
+    @IsObjectId({ allowExtendedJson: true, allowNil: false })
+    id: unknown;
+  }
+
+  it('should accept the nil id by default, as before', () => {
+    expect(errorsOf(Single, { id: NIL })).toEqual([]);
+    expect(isObjectId(new Types.ObjectId(NIL))).toBe(true);
+  });
+
+  it.each([
+    ['the hex', NIL],
+    ['an instance', new Types.ObjectId(NIL)],
+  ])('should refuse %s with allowNil: false, saying so', (_label, id) => {
+    expect(isObjectId(id, { allowNil: false })).toBe(false);
+    expect(errorsOf(NotNil, { id })).toEqual([
+      {
+        [IS_OBJECT_ID]: 'id must not be the nil ObjectId 000000000000000000000000, expected the id of a real document',
+      },
+    ]);
+  });
+
+  it('should keep the usual message for other bad values with allowNil: false', () => {
+    expect(errorsOf(NotNil, { id: ID })).toEqual([]);
+    expect(errorsOf(NotNil, { id: 'abc' })).toEqual([{ [IS_OBJECT_ID]: 'id must be a 24-character hex ObjectId' }]);
+  });
+
+  it('should name the nil item with each', () => {
+    expect(errorsOf(NotNilEach, { ids: [ID, NIL] })).toEqual([
+      {
+        [IS_OBJECT_ID]:
+          'each value in ids must not be the nil ObjectId 000000000000000000000000, expected the id of a real document',
+      },
+    ]);
+    expect(errorsOf(NotNilEach, { ids: new Set([ID]) })).toEqual([]);
+  });
+
+  it.each(VALID_EXTENDED_JSON)('should accept %s with allowExtendedJson only', (_label, id) => {
+    expect(errorsOf(Extended, { id })).toEqual([]);
+    expect(errorsOf(Single, { id })).toEqual([{ [IS_OBJECT_ID]: 'id must be a 24-character hex ObjectId' }]);
+  });
+
+  it.each(INVALID_EXTENDED_JSON)('should refuse %s with allowExtendedJson', (_label, id) => {
+    expect(isObjectId(id, { allowExtendedJson: true })).toBe(false);
+    expect(errorsOf(Extended, { id })).toEqual([
+      { [IS_OBJECT_ID]: 'id must be a 24-character hex ObjectId or {"$oid": "<24 hex characters>"}' },
+    ]);
+  });
+
+  it('should refuse {"$oid": nil} with both options', () => {
+    expect(errorsOf(ExtendedNotNil, { id: { $oid: NIL } })).toEqual([
+      {
+        [IS_OBJECT_ID]: 'id must not be the nil ObjectId 000000000000000000000000, expected the id of a real document',
+      },
+    ]);
+    expect(errorsOf(NotNil, { id: { $oid: NIL } })).toEqual([
+      { [IS_OBJECT_ID]: 'id must be a 24-character hex ObjectId' },
+    ]);
   });
 });

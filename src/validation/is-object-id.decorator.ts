@@ -1,5 +1,5 @@
-import { buildMessage, ValidateBy, type ValidationOptions } from 'class-validator';
-import { isObjectIdLike, isObjectIdHex } from '../core/index.js';
+import { buildMessage, ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { NIL_OBJECT_ID, isParsableObjectId } from '../core/index.js';
 
 /** Name of the class-validator constraint, as in `ValidationError.constraints`. */
 export const IS_OBJECT_ID = 'isObjectId';
@@ -12,6 +12,20 @@ export interface IsObjectIdOptions {
    * @default true
    */
   allowInstance?: boolean;
+  /**
+   * Count the nil ObjectId `000000000000000000000000` as valid. `false` refuses
+   * it (string or instance) with `$property must not be the nil ObjectId …`,
+   * for references that must name a real document.
+   * @default true
+   */
+  allowNil?: boolean;
+  /**
+   * Also count MongoDB extended JSON `{"$oid": "<24 hex>"}` as valid (strictly:
+   * a plain object with `$oid` as its only key). Pair it with
+   * `@ToObjectId({ allowExtendedJson: true })`, which converts it.
+   * @default false
+   */
+  allowExtendedJson?: boolean;
 }
 
 /**
@@ -20,7 +34,7 @@ export interface IsObjectIdOptions {
  * characters and accepts real ObjectIds.
  */
 export function isObjectId(value: unknown, options: IsObjectIdOptions = {}): boolean {
-  return isObjectIdHex(value) || (options.allowInstance !== false && isObjectIdLike(value));
+  return isParsableObjectId(value, options);
 }
 
 /**
@@ -36,11 +50,33 @@ export function IsObjectId(options?: IsObjectIdOptions, validationOptions?: Vali
       validator: {
         validate: (value: unknown): boolean => isObjectId(value, options),
         defaultMessage: buildMessage(
-          (eachPrefix) => `${eachPrefix}$property must be a 24-character hex ObjectId`,
+          (eachPrefix, args) => `${eachPrefix}$property ${expectation(options, args)}`,
           validationOptions,
         ),
       },
     },
     validationOptions,
+  );
+}
+
+/** What the message asks for: unchanged unless an option widened or narrowed what passes. */
+function expectation(options: IsObjectIdOptions = {}, args?: ValidationArguments): string {
+  if (options.allowNil === false && containsNil(args?.value, options)) {
+    return `must not be the nil ObjectId ${NIL_OBJECT_ID}, expected the id of a real document`;
+  }
+  return options.allowExtendedJson
+    ? 'must be a 24-character hex ObjectId or {"$oid": "<24 hex characters>"}'
+    : 'must be a 24-character hex ObjectId';
+}
+
+/** Whether `value`, or with `each` one of its items, is the nil id in a form the options accept. */
+function containsNil(value: unknown, options: IsObjectIdOptions): boolean {
+  const items = Array.isArray(value)
+    ? value
+    : value instanceof Set || value instanceof Map
+      ? [...value.values()]
+      : [value];
+  return items.some(
+    (item) => isParsableObjectId(item, { ...options, allowNil: true }) && !isParsableObjectId(item, options),
   );
 }

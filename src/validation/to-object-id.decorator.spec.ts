@@ -135,3 +135,83 @@ describe('ToObjectId with enableImplicitConversion', () => {
     expect(dto.ids).toEqual([new Types.ObjectId(HEX)]);
   });
 });
+
+describe('@ToObjectId() with allowNil and allowExtendedJson', () => {
+  const NIL = '000000000000000000000000';
+
+  class Strict {
+    @IsObjectId({ allowNil: false, allowExtendedJson: true })
+    @ToObjectId({ allowNil: false, allowExtendedJson: true })
+    id!: Types.ObjectId;
+
+    @IsOptional()
+    @IsArray()
+    @IsObjectId({ allowNil: false, allowExtendedJson: true }, { each: true })
+    @ToObjectId({ allowNil: false, allowExtendedJson: true })
+    related?: Types.ObjectId[];
+  }
+
+  it('should convert the nil id by default, and leave it as it came with allowNil: false', () => {
+    expect(toObjectIdValue(NIL)).toBeInstanceOf(Types.ObjectId);
+    expect(toObjectIdValue(NIL, { allowNil: false })).toBe(NIL);
+    const instance = new Types.ObjectId(NIL);
+    expect(toObjectIdValue(instance, { allowNil: false })).toBe(instance);
+  });
+
+  it('should convert {"$oid": …} only with allowExtendedJson, leaving every other object as it came', () => {
+    const ejson = { $oid: HEX.toUpperCase() };
+    expect(toObjectIdValue(ejson)).toBe(ejson);
+    const converted = toObjectIdValue(ejson, { allowExtendedJson: true });
+    expect(converted).toBeInstanceOf(Types.ObjectId);
+    expect((converted as Types.ObjectId).toHexString()).toBe(HEX);
+    const injection = { $oid: HEX, $where: '1' };
+    expect(toObjectIdValue(injection, { allowExtendedJson: true })).toBe(injection);
+    expect(toObjectIdValue({ $oid: NIL }, { allowExtendedJson: true, allowNil: false })).toEqual({ $oid: NIL });
+  });
+
+  it('should convert items of arrays and sets', () => {
+    const [first, second] = toObjectIdValue([{ $oid: HEX }, HEX], { allowExtendedJson: true }) as Types.ObjectId[];
+    expect(first.toHexString()).toBe(HEX);
+    expect(second.toHexString()).toBe(HEX);
+  });
+
+  describe('through ObjectIdValidationPipe', () => {
+    const pipe = new ObjectIdValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true });
+    const run = (body: unknown) => pipe.transform(body, { type: 'body', metatype: Strict });
+
+    it('should hand over Types.ObjectIds for strings and {"$oid": …}', async () => {
+      const dto = (await run({ id: { $oid: HEX }, related: [HEX, { $oid: HEX }] })) as Strict;
+      expect(dto.id).toBeInstanceOf(Types.ObjectId);
+      expect(dto.id.toHexString()).toBe(HEX);
+      expect(dto.related?.map((id) => id.toHexString())).toEqual([HEX, HEX]);
+    });
+
+    it.each([
+      [
+        'the nil hex',
+        { id: NIL },
+        'id must not be the nil ObjectId 000000000000000000000000, expected the id of a real document',
+      ],
+      [
+        '{"$oid": nil}',
+        { id: { $oid: NIL } },
+        'id must not be the nil ObjectId 000000000000000000000000, expected the id of a real document',
+      ],
+      [
+        'an operator next to $oid',
+        { id: { $oid: HEX, $ne: null } },
+        'id must be a 24-character hex ObjectId or {"$oid": "<24 hex characters>"}',
+      ],
+      [
+        'a nested $oid',
+        { id: { $oid: { $oid: HEX } } },
+        'id must be a 24-character hex ObjectId or {"$oid": "<24 hex characters>"}',
+      ],
+    ])('should answer 400 for %s', async (_label, body, message) => {
+      await expect(run(body)).rejects.toThrow(BadRequestException);
+      await run(body).catch((error: BadRequestException) =>
+        expect((error.getResponse() as { message: string[] }).message).toEqual([message]),
+      );
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { ObjectId, isObjectIdLike, isObjectIdHex } from '../core/index.js';
+import { ObjectId, type ParseObjectIdOptions, tryParseObjectId } from '../core/index.js';
 
 /** Options of {@link ToObjectId}. */
 export interface ToObjectIdOptions {
@@ -15,6 +15,20 @@ export interface ToObjectIdOptions {
    * @default false
    */
   emptyAsUndefined?: boolean;
+  /**
+   * Convert the nil ObjectId `000000000000000000000000`. `false` leaves it as it
+   * came, for `@IsObjectId({ allowNil: false })` to refuse: give both decorators
+   * the same setting.
+   * @default true
+   */
+  allowNil?: boolean;
+  /**
+   * Also convert MongoDB extended JSON `{"$oid": "<24 hex>"}` (strictly: a plain
+   * object with `$oid` as its only key); with `false` it is left as it came.
+   * Give `@IsObjectId()` the same setting, so it accepts what this converts.
+   * @default false
+   */
+  allowExtendedJson?: boolean;
 }
 
 /**
@@ -71,6 +85,9 @@ export function toObjectIdValue(raw: unknown, options: ToObjectIdOptions = {}): 
   if (raw === '' && options.emptyAsUndefined) {
     return undefined;
   }
+  const parse: ParseObjectIdOptions = { allowNil: options.allowNil, allowExtendedJson: options.allowExtendedJson };
+  const convertOne = (value: unknown): unknown =>
+    value instanceof ObjectId ? value : (tryParseObjectId(value, parse) ?? value);
   if (typeof raw === 'string' && options.split !== undefined) {
     return raw.split(options.split).map(convertOne);
   }
@@ -81,14 +98,4 @@ export function toObjectIdValue(raw: unknown, options: ToObjectIdOptions = {}): 
     return new Set([...raw].map(convertOne));
   }
   return convertOne(raw);
-}
-
-function convertOne(value: unknown): unknown {
-  if (isObjectIdHex(value)) {
-    return new ObjectId(value);
-  }
-  if (isObjectIdLike(value) && !(value instanceof ObjectId)) {
-    return new ObjectId(value.toHexString());
-  }
-  return value;
 }

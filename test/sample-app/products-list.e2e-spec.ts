@@ -33,14 +33,14 @@ describe.each(CATALOG_PLATFORMS)('catalog product list on %s', (platform) => {
     const pages: string[][] = [];
     let after: string | null = null;
     do {
-      const res: { body: { items: { id: string }[]; nextCursor: string | null } } = await catalog
+      const res: { body: { items: { id: string }[]; nextCursor: string | null; hasNext: boolean } } = await catalog
         .http()
         .get(`/products?${query}${after ? `&after=${after}` : ''}`)
         .expect(200);
       const ids = res.body.items.map((item) => item.id);
       pages.push(ids);
       after = res.body.nextCursor;
-      if (after !== null) expect(after).toBe(ids[ids.length - 1]);
+      expect(res.body.hasNext).toBe(after !== null);
       expect(pages.length).toBeLessThan(50);
     } while (after !== null);
     return pages;
@@ -76,10 +76,18 @@ describe.each(CATALOG_PLATFORMS)('catalog product list on %s', (platform) => {
     it('should default to 20 items and say null when the page is the last one', async () => {
       const first = await catalog.http().get('/products').expect(200);
       expect(first.body.items).toHaveLength(20);
-      expect(first.body.nextCursor).toBe(first.body.items[19].id);
+      expect(first.body).toMatchObject({ nextCursor: expect.any(String), previousCursor: null, hasNext: true });
       const exact = await catalog.http().get('/products?limit=31').expect(200);
       expect(exact.body.items).toHaveLength(31);
-      expect(exact.body.nextCursor).toBeNull();
+      expect(exact.body).toMatchObject({ nextCursor: null, previousCursor: null, hasNext: false, hasPrevious: false });
+    });
+
+    it('should accept a product id as after in id order, as links made before opaque cursors did', async () => {
+      const byId = await catalog.http().get(`/products?limit=3&after=${seeded.p3}`).expect(200);
+      expect(byId.body.items.map((item: { id: string }) => item.id)).toEqual(ids('p4', 'p5', 'p6'));
+      const byCursor = await catalog.http().get(`/products?limit=3`).expect(200);
+      const next = await catalog.http().get(`/products?limit=3&after=${byCursor.body.nextCursor}`).expect(200);
+      expect(next.body).toEqual(byId.body);
     });
 
     it('should ask MongoDB for _id > after, sorted by _id, limit + 1, without skip', async () => {
@@ -92,7 +100,13 @@ describe.each(CATALOG_PLATFORMS)('catalog product list on %s', (platform) => {
     });
 
     it('should return an empty last page after the last id', async () => {
-      await catalog.http().get(`/products?after=${recent[24]}`).expect(200, { items: [], nextCursor: null });
+      await catalog.http().get(`/products?after=${recent[24]}`).expect(200, {
+        items: [],
+        nextCursor: null,
+        previousCursor: null,
+        hasNext: false,
+        hasPrevious: false,
+      });
     });
   });
 
@@ -173,7 +187,14 @@ describe.each(CATALOG_PLATFORMS)('catalog product list on %s', (platform) => {
     });
 
     it.each([
-      ['after=abc', 'Validation failed (ObjectId is expected): "abc" is 3 characters long, expected 24 hex characters'],
+      [
+        'after=abc',
+        'after is not a cursor of this list (damaged); pass nextCursor or previousCursor of a page unchanged, or leave it out to start from the first page',
+      ],
+      [
+        `after=${'a'.repeat(23)}g`,
+        'after is not a cursor of this list (damaged); pass nextCursor or previousCursor of a page unchanged, or leave it out to start from the first page',
+      ],
       [
         'categoryId=123',
         'Validation failed (ObjectId is expected): "123" is 3 characters long, expected 24 hex characters',

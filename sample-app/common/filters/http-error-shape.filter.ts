@@ -14,7 +14,9 @@ import { boundErrorMessage } from './bounded-error-message.js';
  */
 @Catch(HttpException)
 export class HttpErrorShapeFilter extends BaseExceptionFilter {
-  override catch(exception: HttpException, host: ArgumentsHost): void {
+  override catch(exception: HttpException, host: ArgumentsHost): void | HttpException {
+    // No HTTP response to write in a GraphQL resolver: hand the exception back, Apollo puts it in `errors`.
+    if (host.getType<string>() === 'graphql') return exception;
     const response = exception.getResponse();
     const status = exception.getStatus();
     let body: object;

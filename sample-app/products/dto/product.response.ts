@@ -35,14 +35,30 @@ export class ProductResponse {
   createdAt!: Date;
 }
 
-/** One page of `GET /products`. */
+/** One page of a product list, with opaque cursors both ways. */
 export class ProductPageResponse {
   @ApiProperty({ type: ProductResponse, isArray: true })
   items!: ProductResponse[];
 
-  @ApiObjectIdProperty({
+  @ApiProperty({
+    type: String,
     nullable: true,
-    description: 'Pass as `after` to get the next page; null on the last page',
+    example: 'eyJ2IjoxLCJzIjoiX2lkIiwiaSI6IjUwN2YxZjc3YmNmODZjZDc5OTQzOTAxMSJ9',
+    description: 'Pass as `after` (with the same sort) to get the next page; null on the last page',
   })
-  nextCursor!: Types.ObjectId | null;
+  nextCursor!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Pass as `before` (with the same sort) to get the previous page; null on the first page',
+  })
+  previousCursor!: string | null;
+
+  @ApiProperty({ description: 'Whether a page follows: nextCursor is not null' })
+  hasNext!: boolean;
+
+  @ApiProperty({ description: 'Whether a page precedes: previousCursor is not null' })
+  hasPrevious!: boolean;
 }

@@ -38,7 +38,12 @@ export class Product {
 
 export type ProductDocument = HydratedDocument<Product>;
 export const ProductSchema = SchemaFactory.createForClass(Product);
-// Serves `?categoryId=…&after=…` pages: equality first, then the keyset field.
+// Serve the keyset pages of every offered sort (PRODUCT_SORT_FIELDS), both ways (MongoDB walks an index
+// backwards for `-price`): the sort field, then `_id` as the tie-break; a category's list has it first.
 ProductSchema.index({ categoryId: 1, _id: 1 });
+ProductSchema.index({ price: 1, _id: 1 });
+ProductSchema.index({ name: 1, _id: 1 });
+ProductSchema.index({ categoryId: 1, price: 1, _id: 1 });
+ProductSchema.index({ categoryId: 1, name: 1, _id: 1 });
 // Sparse: documents stored before slug history have no `slugs` until the start-up backfill gives them one.
 ProductSchema.index({ slugs: 1 }, { unique: true, sparse: true });

@@ -72,7 +72,18 @@ export const pathSegment = (stableIdAnyCase: fc.Arbitrary<string>) =>
     .filter((s) => s.length > 0);
 
 /** The query keys GET /products reads. */
-export const LIST_KEYS = ['limit', 'after', 'categoryId', 'ids', 'createdFrom', 'createdTo', 'createdOn', 'tz'];
+export const LIST_KEYS = [
+  'limit',
+  'sort',
+  'after',
+  'before',
+  'categoryId',
+  'ids',
+  'createdFrom',
+  'createdTo',
+  'createdOn',
+  'tz',
+];
 
 /** Query keys: GET /products' own, with bracket and operator suffixes, prototype names, and anything. */
 export const queryKey = fc.oneof(
@@ -102,6 +113,7 @@ export const queryValue = (stableIdAnyCase: fc.Arbitrary<string>) =>
     { weight: 2, arbitrary: fc.oneof(validHex, stableIdAnyCase, nearMissHex) },
     { weight: 1, arbitrary: fc.integer({ min: -5, max: 150 }).map(String) },
     { weight: 1, arbitrary: fc.constantFrom('1e1', '0x10', ' 5', '5.0', '', '20', '100', '101', 'NaN', 'Infinity') },
+    { weight: 1, arbitrary: fc.constantFrom('price', '-price', '-name', '-_id', 'slug', '-', '__proto__') },
     { weight: 1, arbitrary: day.map((d) => d.toISOString()) },
     { weight: 1, arbitrary: day.map((d) => d.toISOString().slice(0, 10)) },
     { weight: 1, arbitrary: fc.constantFrom('UTC', 'Europe/Prague', 'Etc/GMT+14', 'Mars/Olympus', 'utc', '+01:00') },
