@@ -24,7 +24,17 @@ import {
   objectIdToHex,
 } from './bson-values.js';
 import { idVirtualValue } from './mongoose-document-frame.js';
-import { documentMinimize, documentPlan, dropsWhenEmpty, isMongooseDocument } from './mongoose-document.js';
+import {
+  copyData,
+  documentMinimize,
+  documentPlan,
+  droppedVersionKey,
+  dropsWhenEmpty,
+  effectiveVirtuals,
+  isMongooseDocument,
+  needsToJSON,
+  passedVirtuals,
+} from './mongoose-document.js';
 import type { DocumentState } from './walk-frames.js';
 
 /** Returned when the value needs the full walk. */
@@ -163,23 +173,13 @@ function copyDocument(
 ): unknown {
   const plan = documentPlan(doc);
   const enclosing = scope.document;
-  // Mirrors mongoose 9 `$toObject`: the document's own schema setting wins, then an enclosing subdocument's.
-  const virtuals = plan.virtuals ?? (enclosing?.isSubdocument === true ? enclosing.optionsVirtuals : undefined);
-  if (!plan.fast || (virtuals === true && plan.otherVirtuals)) return BAIL;
+  const virtuals = effectiveVirtuals(plan, enclosing);
+  if (needsToJSON(plan, virtuals)) return BAIL;
   const src = doc._doc;
-  const versionKey =
-    !scope.keepVersionKey && plan.versionKey !== undefined && plan.versionKey in src ? plan.versionKey : undefined;
-  let out: Record<string, unknown>;
-  if (versionKey !== undefined) {
-    // Rest destructuring copies without the key natively; `delete` would slow the copy and stringify down.
-    const { [versionKey]: _versionKey, ...rest } = src;
-    out = rest;
-  } else {
-    out = { ...src };
-  }
+  const out = copyData(src, droppedVersionKey(plan, src, scope.keepVersionKey));
   const minimize = documentMinimize(doc, plan);
   const isSubdocument = doc.$isSubdocument === true;
-  const optionsVirtuals = enclosing?.optionsVirtuals ?? plan.virtuals;
+  const optionsVirtuals = passedVirtuals(plan, enclosing);
   const inner =
     DOCUMENT_SCOPES[+scope.keepVersionKey][+minimize][+isSubdocument][
       optionsVirtuals === true ? 0 : optionsVirtuals === false ? 1 : 2

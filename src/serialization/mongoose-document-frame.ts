@@ -7,7 +7,17 @@
  */
 import { convertBsonValue } from './bson-values.js';
 import type { ExposeIdMetadata } from './expose-id.decorator.js';
-import { documentMinimize, documentPlan, dropsWhenEmpty, type MongooseDocumentLike } from './mongoose-document.js';
+import {
+  copyData,
+  documentMinimize,
+  documentPlan,
+  droppedVersionKey,
+  dropsWhenEmpty,
+  effectiveVirtuals,
+  needsToJSON,
+  passedVirtuals,
+  type MongooseDocumentLike,
+} from './mongoose-document.js';
 import { prefilledObject, renamedObject, type Frame } from './walk-frames.js';
 
 /** What of the walk a document needs: its options, and `enter` for the output of `toJSON()`. */
@@ -42,36 +52,29 @@ export function enterDocument(
 ): unknown {
   const plan = documentPlan(doc);
   const enclosing = parent?.document;
-  // Mirrors mongoose 9 `$toObject`: the document's own schema setting wins,
-  // then the setting of an enclosing *subdocument*.
-  const virtuals = plan.virtuals ?? (enclosing?.isSubdocument === true ? enclosing.optionsVirtuals : undefined);
-  if (!plan.fast || (virtuals === true && plan.otherVirtuals)) {
+  const virtuals = effectiveVirtuals(plan, enclosing);
+  if (needsToJSON(plan, virtuals)) {
     // Schema transforms, getters, custom virtuals: mongoose computes them, the walk converts its output.
     const json = doc.toJSON(walk.keepVersionKey ? undefined : { versionKey: false });
     return json !== null && typeof json === 'object' ? walk.enter(json, parent, key) : json;
   }
   const src = doc._doc;
   const expose = walk.exposeId !== undefined && src._id !== undefined ? walk.exposeId : undefined;
-  const versionKey =
-    !walk.keepVersionKey && plan.versionKey !== undefined && plan.versionKey in src ? plan.versionKey : undefined;
+  const versionKey = droppedVersionKey(plan, src, walk.keepVersionKey);
   let frame: Frame;
   if (expose !== undefined) {
     let keys = Object.keys(src);
     if (versionKey !== undefined) keys = keys.filter((k) => k !== versionKey);
     frame = renamedObject(doc, src, keys, expose, !expose.keepUnderscoreId, {}, parent, key);
-  } else if (versionKey !== undefined) {
-    // Rest destructuring copies without the key natively; `delete` would slow the copy down.
-    const { [versionKey]: _versionKey, ...rest } = src;
-    frame = prefilledObject(doc, rest, parent, key);
   } else {
-    frame = prefilledObject(doc, { ...src }, parent, key);
+    frame = prefilledObject(doc, copyData(src, versionKey), parent, key);
   }
   frame.minimize = documentMinimize(doc, plan);
   // Whether an empty subdocument leaves its parent is the parent's minimize, not its own (as in mongoose 9).
   frame.dropIfEmpty = enclosing !== undefined && dropsWhenEmpty(doc, parent!.minimize);
   frame.document = {
     isSubdocument: doc.$isSubdocument === true,
-    optionsVirtuals: enclosing?.optionsVirtuals ?? plan.virtuals,
+    optionsVirtuals: passedVirtuals(plan, enclosing),
   };
   if (virtuals === true && plan.idVirtual && expose?.as !== 'id') {
     frame.idVirtual = idVirtualValue(src._id);

@@ -144,3 +144,44 @@ export function dropsWhenEmpty(doc: MongooseDocumentLike, parentMinimize: boolea
     !doc.constructor.$__required
   );
 }
+
+/** What a walk passes down from an enclosing document (walk-frames.ts `DocumentState`). */
+interface EnclosingDocument {
+  readonly isSubdocument: boolean;
+  readonly optionsVirtuals: boolean | undefined;
+}
+
+/**
+ * The document's effective `toJSON` virtuals, as mongoose 9 `$toObject`
+ * decides them: its own schema's setting, then an enclosing *subdocument*'s.
+ */
+export function effectiveVirtuals(plan: DocumentPlan, enclosing: EnclosingDocument | undefined): boolean | undefined {
+  return plan.virtuals ?? (enclosing?.isSubdocument === true ? enclosing.optionsVirtuals : undefined);
+}
+
+/** Whether only `toJSON()` gives the document's JSON (transforms, getters, custom virtuals). */
+export function needsToJSON(plan: DocumentPlan, virtuals: boolean | undefined): boolean {
+  return !plan.fast || (virtuals === true && plan.otherVirtuals);
+}
+
+/** The `virtuals` setting the document passes down to its children. */
+export function passedVirtuals(plan: DocumentPlan, enclosing: EnclosingDocument | undefined): boolean | undefined {
+  return enclosing?.optionsVirtuals ?? plan.virtuals;
+}
+
+/** The version key to leave out of `src`, or `undefined` when it is kept or absent. */
+export function droppedVersionKey(
+  plan: DocumentPlan,
+  src: Record<string, unknown>,
+  keepVersionKey: boolean,
+): string | undefined {
+  return !keepVersionKey && plan.versionKey !== undefined && plan.versionKey in src ? plan.versionKey : undefined;
+}
+
+/** A shallow copy of `src` without `versionKey` (if given). */
+export function copyData(src: Record<string, unknown>, versionKey: string | undefined): Record<string, unknown> {
+  if (versionKey === undefined) return { ...src };
+  // Rest destructuring copies without the key natively; `delete` would slow the copy and stringify down.
+  const { [versionKey]: _versionKey, ...rest } = src;
+  return rest;
+}

@@ -6,6 +6,7 @@
  * `Long(5)` with `5`. This module is the single source of truth the embedded
  * server plugs into mingo instead.
  */
+import type { Document } from 'bson';
 
 /** A finite number as an exact fraction `num / den` (den > 0). */
 interface ExactNumber {
@@ -23,6 +24,21 @@ export function bsonTag(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const tag = (value as { _bsontype?: unknown })._bsontype;
   return typeof tag === 'string' ? tag : undefined;
+}
+
+/**
+ * Whether `value` is an embedded document a path can descend into: not an
+ * array, a Date, bytes or a BSON value such as ObjectId.
+ */
+export function isSubDocument(value: unknown): value is Document {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof Uint8Array) &&
+    bsonTag(value) === undefined
+  );
 }
 
 /** True for int32/double (JS number), Int64 (bigint or Long), Decimal128, Int32/Double wrappers. */

@@ -3,7 +3,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
-import { bsonEquals, bsonTag, compareBson } from '../bson/bson-compare.js';
+import { bsonEquals, compareBson, isSubDocument } from '../bson/bson-compare.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
@@ -143,17 +143,6 @@ const count: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'count');
   return { n: runQuery(ctx.view(name), countRequest(cmd)).docs.length, ok: 1 };
 };
-
-/** Whether `value` is a document to descend into (not an array, a Date or a BSON value such as ObjectId). */
-function isSubDocument(value: unknown): value is Document {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    bsonTag(value) === undefined
-  );
-}
 
 /**
  * The values at `path` in `doc`, descending through arrays, by own properties

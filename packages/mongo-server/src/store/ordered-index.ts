@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import * as sortedBtree from 'sorted-btree';
 
-import { bsonTag } from '../bson/bson-compare.js';
+import { bsonTag, isSubDocument } from '../bson/bson-compare.js';
 import { compareIndexValues } from './index-key-order.js';
 
 /** What this file uses of sorted-btree's `BTree`. */
@@ -31,18 +31,6 @@ export interface IndexField {
   readonly path: string;
   /** 1 ascending, -1 descending. */
   readonly direction: 1 | -1;
-}
-
-/** Whether `value` is an embedded document a path can descend into (not a BSON value or a Date). */
-function isSubDocument(value: unknown): value is Document {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    !(value instanceof Uint8Array) &&
-    bsonTag(value) === undefined
-  );
 }
 
 function pushFlattened(values: readonly unknown[], out: unknown[]): void {
