@@ -51,6 +51,20 @@ const shapes: fc.Arbitrary<Shape> = fc.record({
   populated: fc.boolean(),
 });
 
+/** A schema with none of the features that send documents to `toJSON()`. */
+const PLAIN_SHAPE: Shape = {
+  virtuals: undefined,
+  minimize: undefined,
+  versionKey: true,
+  id: true,
+  getter: false,
+  customVirtual: false,
+  schemaTransform: false,
+  pathTransform: false,
+  childVirtuals: undefined,
+  populated: false,
+};
+
 function models_(shape: Shape) {
   models += 1;
   const toJSON: Record<string, unknown> = {};
@@ -183,18 +197,7 @@ describe('the fast copy', () => {
   });
 
   it('should give the same output as the full walk on plain data holding documents and BSON scalars', () => {
-    const { Model } = models_({
-      virtuals: true,
-      minimize: undefined,
-      versionKey: true,
-      id: true,
-      getter: false,
-      customVirtual: false,
-      schemaTransform: false,
-      pathTransform: false,
-      childVirtuals: undefined,
-      populated: false,
-    });
+    const { Model } = models_({ ...PLAIN_SHAPE, virtuals: true });
     fc.assert(
       fc.property(fc.array(documents, { maxLength: 3 }), fc.bigInt(), (items, big) => {
         const page = {
@@ -222,18 +225,7 @@ describe('the fast copy', () => {
     ['an empty nested path', { _id: new Types.ObjectId(), meta: { deep: {} } }, undefined],
     ['undefined values', { _id: new Types.ObjectId(), name: undefined, meta: { note: undefined } }, undefined],
   ])('should treat %s as the full walk and mongoose do', (_name, data, minimize: boolean | undefined) => {
-    const { Model } = models_({
-      virtuals: undefined,
-      minimize,
-      versionKey: true,
-      id: true,
-      getter: false,
-      customVirtual: false,
-      schemaTransform: false,
-      pathTransform: false,
-      childVirtuals: undefined,
-      populated: false,
-    });
+    const { Model } = models_({ ...PLAIN_SHAPE, minimize });
     const doc = Model.hydrate(data);
     expect(walk(doc, {}).value).toStrictEqual(walkFrames(doc, {}).value);
     expect(json(walk(doc, {}).value)).toBe(json(doc.toJSON({ flattenObjectIds: true, versionKey: false })));
