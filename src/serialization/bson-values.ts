@@ -31,7 +31,9 @@ interface LongLike {
  * without a hash lookup.
  */
 const verifiedPrototypes = new WeakMap<object, boolean>();
-let lastPrototype: object | null = null;
+/** Until an id is verified: a prototype no value has, so `getPrototypeOf(x) === knownObjectIdPrototype()` needs no null check. */
+const NO_PROTOTYPE: object = Object.freeze(Object.create(null) as object);
+let lastPrototype: object = NO_PROTOTYPE;
 let lastHasWords = false;
 
 interface ObjectIdWords {
@@ -88,8 +90,8 @@ function hexFromWords(value: object): string | undefined {
     : undefined;
 }
 
-/** The ObjectId prototype seen last, for the walker's first check. */
-export function knownObjectIdPrototype(): object | null {
+/** The ObjectId prototype seen last, for the walker's first check (never `null`). */
+export function knownObjectIdPrototype(): object {
   return lastPrototype;
 }
 

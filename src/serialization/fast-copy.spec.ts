@@ -33,6 +33,8 @@ interface Shape {
   pathTransform: boolean;
   childVirtuals: boolean | undefined;
   populated: boolean;
+  /** Array paths (which have defaults, so mongoose leaves `_doc` in V8's dictionary mode): the copy reads `_doc` by `Object.keys` with them, by `for…in` without. */
+  arrays: boolean;
 }
 
 /** Mostly off: each of these sends the whole document to `toJSON()`, away from the fast path. */
@@ -49,6 +51,7 @@ const shapes: fc.Arbitrary<Shape> = fc.record({
   pathTransform: rarely,
   childVirtuals: fc.constantFrom(true, false, undefined),
   populated: fc.boolean(),
+  arrays: fc.boolean(),
 });
 
 /** A schema with none of the features that send documents to `toJSON()`. */
@@ -63,6 +66,7 @@ const PLAIN_SHAPE: Shape = {
   pathTransform: false,
   childVirtuals: undefined,
   populated: false,
+  arrays: true,
 };
 
 function models_(shape: Shape) {
@@ -85,11 +89,9 @@ function models_(shape: Shape) {
     name: shape.pathTransform ? { type: String, transform: (v: unknown) => `<${String(v)}>` } : String,
     secret: shape.getter ? { type: String, get: (v: unknown) => (v == null ? v : `*${String(v)}`) } : String,
     ownerId: { type: Schema.Types.ObjectId, ref: `Owner${models}` },
-    relatedIds: [Schema.Types.ObjectId],
-    tags: [String],
+    ...(shape.arrays ? { relatedIds: [Schema.Types.ObjectId], tags: [String], lines: [Line] } : {}),
     at: Date,
     meta: { note: String, refId: Schema.Types.ObjectId, deep: { flag: Boolean } },
-    lines: [Line],
     main: Line,
     // Without _id, so that it can be empty: minimize then drops it from its parent.
     box: new Schema({ label: String }, { _id: false }),
@@ -229,5 +231,18 @@ describe('the fast copy', () => {
     const doc = Model.hydrate(data);
     expect(walk(doc, {}).value).toStrictEqual(walkFrames(doc, {}).value);
     expect(json(walk(doc, {}).value)).toBe(json(doc.toJSON({ flattenObjectIds: true, versionKey: false })));
+  });
+
+  it('should not copy a key that an enumerable property of Object.prototype adds to for…in', () => {
+    const { Model } = models_({ ...PLAIN_SHAPE, arrays: false });
+    const doc = Model.hydrate({ _id: new Types.ObjectId(), name: 'a', meta: { note: 'n' } });
+    Object.defineProperty(Object.prototype, 'polluted', { value: 'yes', enumerable: true, configurable: true });
+    try {
+      const fast = walk(doc, {}).value as object;
+      expect(Object.hasOwn(fast, 'polluted')).toBe(false);
+      expect(json(fast)).toBe(json(walkFrames(doc, {}).value));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
   });
 });

@@ -3,8 +3,9 @@
  * mongoose documents whose schema asks for nothing `toJSON()` computes:
  * plain objects, arrays (a document's array proxies through their backing
  * array), ObjectIds of an already verified bson copy, BSON scalars, Dates and
- * such documents and subdocuments. It copies natively (spread, slice),
- * overwrites only converted entries, and applies mongoose's `minimize`,
+ * such documents and subdocuments. It copies plain objects and arrays
+ * natively (spread, slice) and overwrites only converted entries, copies a
+ * document's `_doc` key by key in one pass, and applies mongoose's `minimize`,
  * version key and `id` virtual exactly as the frame walk does
  * (mongoose-document-frame.ts), without frames, key lists or cycle bookkeeping:
  * on hydrated documents with id arrays and subdocument arrays that
@@ -25,10 +26,8 @@ import {
 } from './bson-values.js';
 import { idVirtualValue } from './mongoose-document-frame.js';
 import {
-  copyData,
   documentMinimize,
   documentPlan,
-  droppedVersionKey,
   dropsWhenEmpty,
   effectiveVirtuals,
   isMongooseDocument,
@@ -84,12 +83,21 @@ const ROOT_SCOPES: readonly Scope[] = [
  * without `exposeId`, which the frame walk implements.
  */
 export function copyFast(root: object, keepVersionKey: boolean): unknown {
+  forInOwnOnly = undefined;
   return copyValue(root, 0, ROOT_SCOPES[keepVersionKey ? 1 : 0], false);
 }
 
+/**
+ * Whether `for…in` over an object whose prototype is `Object.prototype` lists
+ * only its own keys, i.e. nothing polluted `Object.prototype` with an
+ * enumerable key. Checked once per {@link copyFast} call that reaches a document.
+ */
+let forInOwnOnly: boolean | undefined;
+
 /** Whether `out` has no own enumerable key (what mongoose's `minimize` tests). */
 function isEmpty(out: object): boolean {
-  for (const _ in out) return false;
+  // `for…in` stops at the first key, an own one unless Object.prototype is polluted.
+  for (const key in out) if (Object.hasOwn(out, key)) return false;
   return true;
 }
 
@@ -106,18 +114,26 @@ function copyValue(value: object, depth: number, scope: Scope, inObject: boolean
     // mongoose's minimize drops empty nested objects, except directly inside arrays.
     return inObject && scope.minimize && isEmpty(out) ? DROP : out;
   }
-  if (proto !== null && proto === knownObjectIdPrototype()) {
+  if (proto === knownObjectIdPrototype()) {
     return knownObjectIdHex(value) ?? BAIL;
   }
+  if (proto === Date.prototype) return value;
   if (Array.isArray(value)) {
     // Outside documents only true arrays: the frame walk copies other array-likes.
     if (depth > FAST_DEPTH || (scope.document === undefined && proto !== Array.prototype)) return BAIL;
     // Arrays of a document are proxies (mongoose 6+); their backing array is read much faster.
     const backing = scope.document !== undefined ? (value as { __array?: unknown }).__array : undefined;
     const out = (Array.isArray(backing) ? backing : value).slice() as unknown[];
+    const idPrototype = knownObjectIdPrototype();
     for (let i = 0; i < out.length; i++) {
       const item = out[i];
       if (item !== null && typeof item === 'object') {
+        // The common entry first, without the call: an id of the verified bson copy.
+        const hex = Object.getPrototypeOf(item) === idPrototype ? knownObjectIdHex(item) : undefined;
+        if (hex !== undefined) {
+          out[i] = hex;
+          continue;
+        }
         const copy = copyValue(item, depth + 1, scope, false);
         if (copy === BAIL) return BAIL;
         if (copy !== item) out[i] = copy;
@@ -146,11 +162,18 @@ function copyValue(value: object, depth: number, scope: Scope, inObject: boolean
 
 /** Converts the entries of `out` (a shallow copy) in place; `false` to bail. */
 function copyEntries(out: Record<string, unknown>, depth: number, scope: Scope): boolean {
+  const idPrototype = knownObjectIdPrototype();
   for (const key in out) {
     const item = out[key];
     if (item !== null && typeof item === 'object') {
       // Assigning `__proto__` would set the prototype: the frame walk defines it instead.
       if (key === '__proto__') return false;
+      // The common entry first, without the call: an id of the verified bson copy.
+      const hex = Object.getPrototypeOf(item) === idPrototype ? knownObjectIdHex(item) : undefined;
+      if (hex !== undefined) {
+        out[key] = hex;
+        continue;
+      }
       const copy = copyValue(item, depth + 1, scope, true);
       if (copy === BAIL) return false;
       if (copy === DROP) delete out[key];
@@ -160,6 +183,58 @@ function copyEntries(out: Record<string, unknown>, depth: number, scope: Scope):
     } else if (item === undefined && scope.minimize) {
       delete out[key];
     }
+  }
+  return true;
+}
+
+/**
+ * The copy of a document's `_doc` without `versionKey`, its entries
+ * converted on the way, or `undefined` to bail. Key by key rather than a
+ * spread, in one pass: a spread of `_doc` is slow when it is in V8's
+ * dictionary mode (see `copyData`) and needs a second loop over the copy.
+ * A `for…in` is faster than `Object.keys` over an object in fast mode, and
+ * slower in dictionary mode; `dictionary` says which `_doc` likely is.
+ */
+function copyDocumentEntries(
+  src: Record<string, unknown>,
+  dictionary: boolean,
+  versionKey: string | undefined,
+  depth: number,
+  scope: Scope,
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  if (dictionary || !(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype) {
+    const keys = Object.keys(src);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key !== versionKey && !copyEntry(out, key, src[key], depth, scope)) return undefined;
+    }
+  } else {
+    for (const key in src) {
+      if (key !== versionKey && !copyEntry(out, key, src[key], depth, scope)) return undefined;
+    }
+  }
+  return out;
+}
+
+/** Writes the copy of one entry of a document to `out`; `false` to bail. */
+function copyEntry(out: Record<string, unknown>, key: string, item: unknown, depth: number, scope: Scope): boolean {
+  if (item !== null && typeof item === 'object') {
+    // Assigning `__proto__` would set the prototype: the frame walk defines it instead.
+    if (key === '__proto__') return false;
+    // The common entry first, without the call: an id of the verified bson copy.
+    const hex = Object.getPrototypeOf(item) === knownObjectIdPrototype() ? knownObjectIdHex(item) : undefined;
+    if (hex !== undefined) {
+      out[key] = hex;
+      return true;
+    }
+    const copy = copyValue(item, depth + 1, scope, true);
+    if (copy === BAIL) return false;
+    if (copy !== DROP) out[key] = copy;
+  } else if (typeof item === 'bigint') {
+    out[key] = int64ToJson(item);
+  } else if (item !== undefined || !scope.minimize) {
+    out[key] = item;
   }
   return true;
 }
@@ -176,7 +251,6 @@ function copyDocument(
   const virtuals = effectiveVirtuals(plan, enclosing);
   if (needsToJSON(plan, virtuals)) return BAIL;
   const src = doc._doc;
-  const out = copyData(src, droppedVersionKey(plan, src, scope.keepVersionKey));
   const minimize = documentMinimize(doc, plan);
   const isSubdocument = doc.$isSubdocument === true;
   const optionsVirtuals = passedVirtuals(plan, enclosing);
@@ -184,7 +258,14 @@ function copyDocument(
     DOCUMENT_SCOPES[+scope.keepVersionKey][+minimize][+isSubdocument][
       optionsVirtuals === true ? 0 : optionsVirtuals === false ? 1 : 2
     ];
-  if (!copyEntries(out, depth, inner)) return BAIL;
+  const out = copyDocumentEntries(
+    src,
+    plan.dictionary,
+    scope.keepVersionKey ? undefined : plan.versionKey,
+    depth,
+    inner,
+  );
+  if (out === undefined) return BAIL;
   if (virtuals === true && plan.idVirtual) out.id = idVirtualValue(src._id);
   // An empty single-nested subdocument leaves its parent object when the parent minimizes (as in mongoose 9).
   return inObject && enclosing !== undefined && dropsWhenEmpty(doc, scope.minimize) && isEmpty(out) ? DROP : out;
