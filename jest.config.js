@@ -42,6 +42,7 @@ export default {
     '^nestjs-objectid-mongo-server$': '<rootDir>/packages/mongo-server/src/index.ts',
     '^nestjs-objectid/(.*)$': '<rootDir>/src/$1/index.ts',
     '^\\./bson\\.cjs$': '<rootDir>/src/core/bson.cts',
+    '^\\./snowball-stemmers\\.cjs$': '<rootDir>/packages/mongo-server/src/query/snowball-stemmers.cts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: [

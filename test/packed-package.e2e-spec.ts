@@ -79,7 +79,7 @@ describe('the packed packages', () => {
   });
 
   describe('nestjs-objectid-mongo-server', () => {
-    it('should contain both builds and depend on bson, mingo, re2js and sorted-btree', () => {
+    it('should contain both builds and depend on bson, mingo, re2js, snowball-stemmers and sorted-btree', () => {
       expect(server.files).toEqual(
         expect.arrayContaining(['dist/esm/index.js', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'LICENSE']),
       );
@@ -87,6 +87,7 @@ describe('the packed packages', () => {
         'bson',
         'mingo',
         're2js',
+        'snowball-stemmers',
         'sorted-btree',
       ]);
     });

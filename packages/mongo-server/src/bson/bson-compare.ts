@@ -8,6 +8,8 @@
  */
 import type { Document } from 'bson';
 
+import { activeStringOrder, type StringOrder } from './string-order.js';
+
 /** A finite number as an exact fraction `num / den` (den > 0). */
 interface ExactNumber {
   readonly kind: 'finite' | 'nan' | 'inf' | '-inf';
@@ -146,6 +148,9 @@ function rankExact(n: ExactNumber): number {
 
 /** Compares two BSON numbers of any numeric type by value (NaN sorts first). */
 export function compareNumbers(a: unknown, b: unknown): number {
+  // An integral double's marker (wire/integral-doubles.ts) compares as its number, without the exact path.
+  if (bsonTag(a) === 'Double') a = (a as { value: number }).value;
+  if (bsonTag(b) === 'Double') b = (b as { value: number }).value;
   if (typeof a === 'number' && typeof b === 'number') {
     if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : -1;
     if (Number.isNaN(b)) return 1;
@@ -197,9 +202,11 @@ function binaryBytes(value: unknown): { sub: number; bytes: Uint8Array } {
 /**
  * Total order over BSON values as MongoDB defines it. Arrays compare
  * element-wise (callers that need MongoDB's "any element" or "min/max
- * element" array semantics handle arrays before calling this).
+ * element" array semantics handle arrays before calling this). String
+ * values (not field names) compare by `strings`, by default the running
+ * command's collation (see {@link activeStringOrder}), else binary.
  */
-export function compareBson(a: unknown, b: unknown): number {
+export function compareBson(a: unknown, b: unknown, strings?: StringOrder): number {
   const ra = bsonTypeRank(a);
   const rb = bsonTypeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -211,15 +218,15 @@ export function compareBson(a: unknown, b: unknown): number {
     case 3:
       return compareNumbers(a, b);
     case 4:
-      return compareStrings(String(a), String(b));
+      return (strings ?? activeStringOrder() ?? compareStrings)(String(a), String(b));
     case 5:
-      return compareDocuments(a as Record<string, unknown>, b as Record<string, unknown>);
+      return compareDocuments(a as Record<string, unknown>, b as Record<string, unknown>, strings);
     case 6: {
       const xs = a as unknown[];
       const ys = b as unknown[];
       const length = Math.min(xs.length, ys.length);
       for (let i = 0; i < length; i++) {
-        const c = compareBson(xs[i], ys[i]);
+        const c = compareBson(xs[i], ys[i], strings);
         if (c !== 0) return c;
       }
       return Math.sign(xs.length - ys.length);
@@ -258,7 +265,7 @@ function regexParts(value: unknown): { source: string; flags: string } {
   return { source: re.pattern, flags: re.options };
 }
 
-function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>): number {
+function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>, strings?: StringOrder): number {
   const ka = Object.keys(a).filter((k) => a[k] !== undefined);
   const kb = Object.keys(b).filter((k) => b[k] !== undefined);
   const length = Math.min(ka.length, kb.length);
@@ -269,14 +276,14 @@ function compareDocuments(a: Record<string, unknown>, b: Record<string, unknown>
     if (rank !== 0) return Math.sign(rank);
     const name = compareStrings(ka[i]!, kb[i]!);
     if (name !== 0) return name;
-    const value = compareBson(va, vb);
+    const value = compareBson(va, vb, strings);
     if (value !== 0) return value;
   }
   return Math.sign(ka.length - kb.length);
 }
 
-/** MongoDB equality: same type class and equal value (1 == Long(1) == 1.0). */
-export function bsonEquals(a: unknown, b: unknown): boolean {
+/** MongoDB equality: same type class and equal value (1 == Long(1) == 1.0); strings as {@link compareBson} compares them. */
+export function bsonEquals(a: unknown, b: unknown, strings?: StringOrder): boolean {
   if (a === b) return true;
-  return bsonTypeRank(a) === bsonTypeRank(b) && compareBson(a, b) === 0;
+  return bsonTypeRank(a) === bsonTypeRank(b) && compareBson(a, b, strings) === 0;
 }

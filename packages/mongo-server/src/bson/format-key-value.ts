@@ -22,6 +22,9 @@ export function formatKeyValue(value: unknown): string {
       return `ObjectId('${(value as { toHexString(): string }).toHexString()}')`;
     case 'Long':
       return String(value);
+    case 'Double':
+      // An integral double (wire/integral-doubles.ts); mongod prints it as `5.0`.
+      return `${String(value)}.0`;
     case 'Decimal128':
       return `${String(value)}`;
     case 'Timestamp': {

@@ -8,6 +8,8 @@ function gcd(a: bigint, b: bigint): bigint {
 }
 
 function encodeNumber(value: unknown): string {
+  // An integral double (wire/integral-doubles.ts) is the same key as the int32 of its value.
+  if (bsonTag(value) === 'Double') value = (value as { value: number }).value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return `n${value === 0 ? 0 : value}`;
   if (typeof value === 'bigint') return `n${value}`;
   const exact = toExactNumber(value);
@@ -22,18 +24,19 @@ function encodeNumber(value: unknown): string {
  * Canonical text for a BSON value such that two values get the same text
  * exactly when MongoDB treats them as the same index key: numbers by value
  * across int32/Int64/double/Decimal128, null and missing alike, strings
- * binary, embedded documents field order included.
+ * binary (or, given `canonical`, by a collation's representative of their
+ * class), embedded documents field order included.
  */
-export function encodeIndexValue(value: unknown): string {
+export function encodeIndexValue(value: unknown, canonical?: (text: string) => string): string {
   if (value === undefined || value === null) return 'N';
   if (isBsonNumber(value)) return encodeNumber(value);
   switch (typeof value) {
     case 'string':
-      return `s${JSON.stringify(value)}`;
+      return `s${JSON.stringify(canonical ? canonical(value) : value)}`;
     case 'boolean':
       return value ? 'bt' : 'bf';
   }
-  if (Array.isArray(value)) return `[${value.map(encodeIndexValue).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map((element) => encodeIndexValue(element, canonical)).join(',')}]`;
   if (value instanceof Date) return `d${value.getTime()}`;
   if (value instanceof RegExp) return `r${JSON.stringify(`${value.source}/${value.flags}`)}`;
   switch (bsonTag(value)) {
@@ -53,7 +56,7 @@ export function encodeIndexValue(value: unknown): string {
       const doc = value as Record<string, unknown>;
       const parts = Object.keys(doc)
         .filter((k) => doc[k] !== undefined)
-        .map((k) => `${JSON.stringify(k)}:${encodeIndexValue(doc[k])}`);
+        .map((k) => `${JSON.stringify(k)}:${encodeIndexValue(doc[k], canonical)}`);
       return `{${parts.join(',')}}`;
     }
   }

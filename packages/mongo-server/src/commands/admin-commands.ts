@@ -1,5 +1,6 @@
 import { type Document, Long, ObjectId, Timestamp } from 'bson';
 
+import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { typeAlias } from '../query/element-operators.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
@@ -114,6 +115,12 @@ const create: CommandHandler = (cmd, ctx) => {
   refuseUnsupportedOptions(options);
   if (options.viewOn !== undefined || options.pipeline !== undefined) checkViewDefinition(options);
   checkValidatorOptions(options);
+  if (options.collation !== undefined) {
+    // The default collation is kept (and listCollections reports it) with every field filled in; simple is none.
+    const collation = Collation.parse(options.collation);
+    if (collation) options.collation = { ...collation.spec };
+    else delete options.collation;
+  }
   ctx.store.ensureCollection(ctx.db, name, options);
   return { ok: 1 };
 };
@@ -141,12 +148,15 @@ function refuseUnsupportedOptions(options: Document): void {
 const drop: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'drop');
   const dropped = ctx.store.dropCollection(ctx.db, name);
+  if (dropped) ctx.store.changes.collectionDropped(ctx.db, name);
   // MongoDB 7 reports success for a collection that does not exist.
   return dropped ? { nIndexesWas: dropped.indexSpecs().length, ns: dropped.ns, ok: 1 } : { ok: 1 };
 };
 
 const dropDatabase: CommandHandler = (_cmd, ctx) => {
+  const names = ctx.store.collections(ctx.db).map((collection) => collection.name);
   ctx.store.dropDatabase(ctx.db);
+  if (names.length > 0) ctx.store.changes.databaseDropped(ctx.db, names);
   return { dropped: ctx.db, ok: 1 };
 };
 

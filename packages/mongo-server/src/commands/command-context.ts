@@ -22,6 +22,8 @@ export interface ServerInfo {
    * the operations of a client that disconnected).
    */
   closed?: boolean;
+  /** Called once when the connection closes (a change stream's getMore waiting on it stops waiting). */
+  onClose?: () => void;
 }
 
 /** Everything a command handler may touch while it runs (synchronously). */

@@ -4,12 +4,16 @@ import type { Document } from 'bson';
 export const ErrorCode = {
   InternalError: 1,
   BadValue: 2,
+  NoSuchKey: 4,
+  IncompatibleCollationVersion: 174,
   FailedToParse: 9,
   TypeMismatch: 14,
   ProtocolError: 17,
   InvalidNamespace: 73,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
+  UnsupportedFormat: 51,
+  NoQueryExecutionPlans: 291,
   CursorNotFound: 43,
   NamespaceExists: 48,
   CommandNotFound: 59,
@@ -41,6 +45,12 @@ export const ErrorCode = {
   InvalidPipelineOperator: 168,
   CommandNotSupportedOnView: 166,
   OptionNotSupportedOnView: 167,
+  CursorInUse: 143,
+  CursorKilled: 237,
+  InvalidResumeToken: 260,
+  OperationNotSupportedInTransaction: 263,
+  ChangeStreamFatalError: 280,
+  ChangeStreamHistoryLost: 286,
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { runChangeStream, runChangeStreamCursorCommand } from '../changes/change-stream-commands.js';
 import type { CursorRegistry } from '../cursor/cursor-registry.js';
 import { LockBusyError } from '../session/lock-busy-error.js';
 import type { SessionRegistry } from '../session/session-registry.js';
@@ -151,6 +152,7 @@ export class CommandRouter {
         throw new CommandError('InvalidNamespace', "the command needs a '$db' field naming the database");
       }
       checkSessionFields(cmd);
+      this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.recordAppName(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
       const fail = this.failPoint.evaluate({
@@ -167,7 +169,10 @@ export class CommandRouter {
         return fail.closeConnection ? { closeConnection: true, delayMS } : { reply: fail.errorReply, delayMS };
       }
       const run: PendingCommand = { name, handler, cmd, db, server, transaction, fail, delayMS, since: Date.now() };
-      return this.attempt(run) ?? { later: this.waitThenRun(run) };
+      return (
+        runChangeStreamCursorCommand(name, cmd, this.context(db, server, transaction), this.limits) ??
+        this.attempt(run) ?? { later: this.waitThenRun(run) }
+      );
     } catch (error) {
       transaction?.abort();
       return { reply: errorReply(name, error) };
@@ -194,6 +199,7 @@ export class CommandRouter {
       const reply = OperationBudget.run(this.budget(run), () => {
         const bound = bindLetVariables(name, cmd);
         return (
+          runChangeStream(name, bound, ctx) ??
           runOnView(name, bound, ctx) ??
           runSourceStage(name, bound, ctx) ??
           runOutputStage(name, bound, ctx) ??

@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { formatBounds } from '../query/index-bounds.js';
 import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import type { QueryPlan } from '../query/query-planner.js';
+import { textPlanStages, wantsTextScore } from '../query/text-query-plan.js';
 import { collectionName, optionalDocument } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -14,6 +15,7 @@ const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
 /** The FETCH(IXSCAN) / IDHACK / COLLSCAN stage of a plan, with stats when `result` is given. */
 function accessStage(plan: QueryPlan, filter: Document | undefined, result?: QueryResult): Document {
   const stats = result?.stats;
+  if (plan.kind === 'TEXT') return textPlanStages(plan, stats);
   if (plan.kind === 'COLLSCAN') {
     return {
       stage: 'COLLSCAN',
@@ -106,7 +108,7 @@ function explainCount(cmd: Document, ctx: CommandContext): Explained {
 
 function explainDistinct(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'distinct');
-  const request = { filter: optionalDocument(cmd, 'query') };
+  const request = { filter: optionalDocument(cmd, 'query'), collation: optionalDocument(cmd, 'collation') };
   return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
 }
 
@@ -114,7 +116,10 @@ function explainAggregate(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'aggregate');
   const pipeline = Array.isArray(cmd.pipeline) ? (cmd.pipeline as Document[]) : [];
   const first = pipeline[0];
-  const request = { filter: first && '$match' in first ? (first.$match as Document) : undefined };
+  const request = {
+    filter: first && '$match' in first ? (first.$match as Document) : undefined,
+    collation: optionalDocument(cmd, 'collation'),
+  };
   return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
 }
 
@@ -137,19 +142,34 @@ function explainUpdate(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'update');
   const statement = (Array.isArray(cmd.updates) ? cmd.updates[0] : undefined) as Document | undefined;
   if (!statement) throw new CommandError('BadValue', 'explained write batches must be of size 1');
-  return explainWrite('UPDATE', { filter: statement.q as Document, limit: statement.multi ? 0 : 1 }, name, ctx);
+  const request = {
+    filter: statement.q as Document,
+    limit: statement.multi ? 0 : 1,
+    collation: optionalDocument(statement, 'collation'),
+  };
+  return explainWrite('UPDATE', request, name, ctx);
 }
 
 function explainDelete(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'delete');
   const statement = (Array.isArray(cmd.deletes) ? cmd.deletes[0] : undefined) as Document | undefined;
   if (!statement) throw new CommandError('BadValue', 'explained write batches must be of size 1');
-  return explainWrite('DELETE', { filter: statement.q as Document, limit: Number(statement.limit ?? 0) }, name, ctx);
+  const request = {
+    filter: statement.q as Document,
+    limit: Number(statement.limit ?? 0),
+    collation: optionalDocument(statement, 'collation'),
+  };
+  return explainWrite('DELETE', request, name, ctx);
 }
 
 function explainFindAndModify(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, Object.keys(cmd)[0]!);
-  const request = { filter: optionalDocument(cmd, 'query'), sort: optionalDocument(cmd, 'sort'), limit: 1 };
+  const request = {
+    filter: optionalDocument(cmd, 'query'),
+    sort: optionalDocument(cmd, 'sort'),
+    limit: 1,
+    collation: optionalDocument(cmd, 'collation'),
+  };
   return explainWrite(cmd.remove === true ? 'DELETE' : 'UPDATE', request, name, ctx);
 }
 
@@ -175,7 +195,9 @@ export function explainReply(inner: Document, verbosity: string, ctx: CommandCon
   const explain = EXPLAINABLE[name];
   if (!explain) throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
   const { ns, request, result, wrap = (stage: Document) => stage } = explain(inner, ctx);
-  const planned = wrap(queryStages(request, result.plan));
+  // A textScore asked of the projection, sort or later stages makes mongod score the union (TEXT_OR).
+  const plan = result.plan.kind === 'TEXT' ? { ...result.plan, wantTextScore: wantsTextScore(inner) } : result.plan;
+  const planned = wrap(queryStages(request, plan));
   const queryPlanner: Document = {
     namespace: ns,
     indexFilterSet: false,
@@ -195,7 +217,7 @@ export function explainReply(inner: Document, verbosity: string, ctx: CommandCon
       executionTimeMillis: 0,
       totalKeysExamined: stats.keysExamined,
       totalDocsExamined: stats.docsExamined,
-      executionStages: withNReturned(wrap(queryStages(request, result.plan, result)), stats.nReturned),
+      executionStages: withNReturned(wrap(queryStages(request, plan, result)), stats.nReturned),
     };
     if (verbosity === 'allPlansExecution') (reply.executionStats as Document).allPlansExecution = [];
   }

@@ -1,8 +1,10 @@
 import type { Document } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
+import { Collation } from '../bson/collation.js';
 import { formatDocument } from '../bson/format-key-value.js';
 import type { IndexSpec } from '../store/collection-index.js';
+import { normalizeTextIndexSpec, secondTextIndexError, TEXT_INDEX_OPTIONS } from '../store/text-index-spec.js';
 import { collectionName } from './command-arguments.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -14,7 +16,10 @@ function sameKey(a: Document, b: Document): boolean {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && bsonEquals(a[k], b[k]));
 }
 
-const OPTION_FIELDS = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation'] as const;
+const OPTION_FIELDS = [
+  ...(['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation'] as const),
+  ...TEXT_INDEX_OPTIONS,
+];
 
 function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   return OPTION_FIELDS.every((field) => {
@@ -48,7 +53,17 @@ function checkTtl(spec: IndexSpec): void {
   }
 }
 
-function validateSpec(raw: unknown): IndexSpec {
+/**
+ * An index's collation as listIndexes reports it: its own (`{ locale: 'simple' }`
+ * drops it), else the collection's default, with every field filled in.
+ */
+function indexCollation(spec: IndexSpec, collectionDefault: unknown): IndexSpec {
+  const { collation: requested, ...rest } = spec;
+  const collation = Collation.resolve(requested, collectionDefault);
+  return collation ? { ...rest, collation: { ...collation.spec } } : rest;
+}
+
+function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   const spec = raw as IndexSpec;
   if (
     !spec ||
@@ -64,7 +79,7 @@ function validateSpec(raw: unknown): IndexSpec {
   }
   checkTtl(spec);
   const { background: _background, ...rest } = spec;
-  return { v: 2, ...rest } as IndexSpec;
+  return indexCollation(normalizeTextIndexSpec({ v: 2, ...rest } as IndexSpec), collectionDefault);
 }
 
 const createIndexes: CommandHandler = (cmd, ctx) => {
@@ -77,7 +92,7 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
   const before = collection.indexSpecs().length;
   const toBuild: IndexSpec[] = [];
   for (const raw of specs) {
-    const spec = validateSpec(raw);
+    const spec = validateSpec(raw, collection.options.collation);
     const existing =
       collection.indexSpecs().find((s) => s.name === spec.name) ?? toBuild.find((s) => s.name === spec.name);
     if (existing) {
@@ -102,6 +117,8 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
         `Index already exists with a different name: ${sameKeyIndex.name}`,
       );
     }
+    const textConflict = secondTextIndexError([...collection.indexSpecs(), ...toBuild], spec);
+    if (textConflict) throw textConflict;
     toBuild.push(spec);
   }
   const built: string[] = [];

@@ -2,7 +2,7 @@ import { BSON, type Document } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
-import type { CollectionStore } from '../store/collection-store.js';
+import { CollectionStore } from '../store/collection-store.js';
 import { collectionName } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -99,9 +99,11 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
     ctx.store.dropCollection(toDb, toName);
   }
   const { collection: target } = ctx.store.ensureCollection(toDb, toName, { ...source.options });
-  for (const doc of source.documents()) target.insert(doc);
+  // Stored as they are (not inserted): a rename is one change event, not an insert per document.
+  for (const doc of source.documents()) target.rawSet(CollectionStore.idKey(doc), doc);
   for (const spec of source.indexSpecs().slice(1)) target.addIndex(spec);
   ctx.store.dropCollection(fromDb, fromName);
+  ctx.store.changes.collectionRenamed(fromDb, fromName, { db: toDb, coll: toName });
   return { ok: 1 };
 };
 

@@ -4,10 +4,12 @@ import { ProcessingMode } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
 import { bsonEquals, compareBson, isSubDocument } from '../bson/bson-compare.js';
+import { Collation } from '../bson/collation.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
+import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { typeAlias } from '../query/element-operators.js';
@@ -20,13 +22,20 @@ import { explainReply } from './explain-command.js';
 /**
  * Visible documents of `view` matching `filter`, in natural order (the
  * first `limit` of them, when given), found through an index when one fits.
+ * `collation` is the command's document (absent: the collection's default).
  */
 export function matchingDocuments(
   view: CollectionView | undefined,
   filter: Document | undefined,
   limit = 0,
+  collation?: Document,
 ): Document[] {
-  return runQuery(view, { filter, limit }).docs;
+  return runQuery(view, { filter, limit, collation }).docs;
+}
+
+/** The collation a command on collection `name` runs under: its own `collation`, else the collection's default. */
+export function commandCollation(ctx: CommandContext, name: string, cmd: Document): Collation | undefined {
+  return Collation.resolve(optionalDocument(cmd, 'collation'), ctx.store.collection(ctx.db, name)?.options.collation);
 }
 
 /** The query part of a find command: filter, sort, skip, limit, hint, collation. */
@@ -89,10 +98,11 @@ export function openCursor(
 const find: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'find');
   const { limit = 0, singleBatch } = findRequest(cmd);
-  const docs = projectDocuments(
+  const docs = projectWithTextScore(
     runFind(cmd, ctx).docs,
     optionalDocument(cmd, 'projection'),
     optionalDocument(cmd, 'filter'),
+    projectDocuments,
   );
   const batchSize = optionalCount(cmd, 'batchSize');
   return openCursor(
@@ -172,12 +182,18 @@ const distinct: CommandHandler = (cmd, ctx) => {
   const key: unknown = cmd.key;
   if (typeof key !== 'string')
     throw new CommandError('TypeMismatch', "BSON field 'distinct.key' is missing or not a string");
+  // Values equal under the collation are one value (the first met), and they sort by it.
+  return Collation.run(commandCollation(ctx, name, cmd), () => distinctValues(cmd, ctx, name, key));
+};
+
+function distinctValues(cmd: Document, ctx: CommandContext, name: string, key: string): Document {
   const values: unknown[] = [];
   const segments = key.split('.');
   const valueOf = segments.includes('__proto__')
     ? (doc: Document) => ownPathValue(doc, segments)
     : (doc: Document) => resolve(doc, key);
-  for (const doc of matchingDocuments(ctx.view(name), optionalDocument(cmd, 'query'))) {
+  const collation = optionalDocument(cmd, 'collation');
+  for (const doc of matchingDocuments(ctx.view(name), optionalDocument(cmd, 'query'), 0, collation)) {
     const value: unknown = valueOf(doc);
     const candidates = Array.isArray(value) ? value.flat() : [value];
     for (const v of candidates) {
@@ -187,7 +203,7 @@ const distinct: CommandHandler = (cmd, ctx) => {
   }
   values.sort(compareBson);
   return { values, ok: 1 };
-};
+}
 
 /**
  * The pipeline the driver's `countDocuments()` sends: `$match`, optional
@@ -219,14 +235,21 @@ function countOf(
   view: CollectionView | undefined,
   filter: Document,
   page: { skip: number; limit: number },
+  collation: Document | undefined,
 ): Document[] {
-  const n = runQuery(view, { filter, ...page }).docs.length;
+  const n = runQuery(view, { filter, ...page, collation }).docs.length;
   return n > 0 ? [{ _id: 1, n }] : [];
 }
 
 const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$currentOp', '$collStats', '$indexStats']);
 
+/** aggregate, with every comparison of its stages ($match, $sort, $group, …) under its collation. */
 const aggregate: CommandHandler = (cmd, ctx) => {
+  const name = typeof cmd.aggregate === 'string' ? cmd.aggregate : '';
+  return Collation.run(commandCollation(ctx, name, cmd), () => runAggregate(cmd, ctx));
+};
+
+function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const target: unknown = cmd.aggregate;
   const pipeline: unknown = cmd.pipeline;
   if (!Array.isArray(pipeline))
@@ -253,6 +276,7 @@ const aggregate: CommandHandler = (cmd, ctx) => {
     const { explain: _explain, ...inner } = cmd;
     return explainReply(inner, 'queryPlanner', ctx);
   }
+  const collation = optionalDocument(cmd, 'collation');
   let stages = pipeline as Document[];
   let input: Document[] = [];
   let ns = `${ctx.db}.$cmd.aggregate`;
@@ -263,22 +287,25 @@ const aggregate: CommandHandler = (cmd, ctx) => {
     // A leading $match filters before cloning (through an index when one fits), which keeps countDocuments cheap.
     if (first && '$match' in first) {
       const counted = countDocumentsShape(stages);
-      if (counted) return openCursor(ctx, ns, countOf(ctx.view(name), first.$match as Document, counted), undefined);
-      input = matchingDocuments(ctx.view(name), first.$match as Document);
+      if (counted) {
+        return openCursor(ctx, ns, countOf(ctx.view(name), first.$match as Document, counted, collation), undefined);
+      }
+      input = matchingDocuments(ctx.view(name), first.$match as Document, 0, collation);
       stages = stages.slice(1);
     } else {
-      input = matchingDocuments(ctx.view(name), undefined);
+      input = matchingDocuments(ctx.view(name), undefined, 0, collation);
     }
   } else if (target !== 1) {
     throw new CommandError('FailedToParse', "BSON field 'aggregate' must be a collection name or 1");
   }
   const options = mingoOptions({
     processingMode: ProcessingMode.CLONE_INPUT,
-    collectionResolver: (name: string) => matchingDocuments(ctx.view(name), undefined),
+    // $lookup and $unionWith compare under the pipeline's collation too.
+    collectionResolver: (name: string) => matchingDocuments(ctx.view(name), undefined, 0, collation),
   });
   const docs = withMingoErrors(() => new Aggregator(stages, options).run(input) as Document[]);
   return openCursor(ctx, ns, docs, optionalCount(cursorOptions ?? {}, 'batchSize'));
-};
+}
 
 /** find, getMore, killCursors, count, distinct, aggregate. */
 export const READ_COMMANDS: Record<string, CommandHandler> = {

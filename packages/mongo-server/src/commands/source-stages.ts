@@ -5,8 +5,10 @@ import { checkPipeline, allowStage } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { runListLocalSessions } from './list-local-sessions.js';
 import { storageStats } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
+import { runTextAggregate } from './text-aggregate.js';
 
 allowStage('$collStats');
 
@@ -32,9 +34,12 @@ function collStatsDocument(ctx: CommandContext, name: string, spec: unknown): Do
 
 /**
  * Runs an `aggregate` that starts with a stage producing its own documents
- * rather than reading the collection (`$collStats`); undefined for any other command.
+ * rather than reading the collection (`$collStats`, `$listLocalSessions`) or
+ * with a `$text` search first; undefined for any other command.
  */
 export function runSourceStage(name: string, cmd: Document, ctx: CommandContext): Document | undefined {
+  const own = runListLocalSessions(name, cmd, ctx) ?? runTextAggregate(name, cmd, ctx);
+  if (own) return own;
   if (name !== 'aggregate' || !Array.isArray(cmd.pipeline)) return undefined;
   const stages = cmd.pipeline as Document[];
   const position = stages.findIndex((stage) => stage !== null && typeof stage === 'object' && '$collStats' in stage);

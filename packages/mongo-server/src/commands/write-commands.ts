@@ -1,5 +1,6 @@
 import { BSON, type Document, ObjectId } from 'bson';
 
+import { Collation } from '../bson/collation.js';
 import { applyUpdate, buildUpsertDocument, parseUpdate, updateKind } from '../query/apply-update.js';
 import { idFirst } from '../query/document-paths.js';
 import { projectDocuments } from '../query/find-projection.js';
@@ -12,7 +13,7 @@ import { validateDocument } from '../query/document-validation.js';
 import { collectionName, documentArray, optionalDocument, optionalDocumentArray } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { matchingDocuments } from './read-commands.js';
+import { commandCollation, matchingDocuments } from './read-commands.js';
 
 /** Byte-identical BSON, i.e. whether an update really modified the document. */
 function sameBson(a: Document, b: Document): boolean {
@@ -78,6 +79,7 @@ interface UpdateStatement {
   upsert?: boolean;
   arrayFilters?: Document[];
   sort?: unknown;
+  collation?: Document;
 }
 
 function runUpdate(
@@ -96,7 +98,8 @@ function runUpdate(
     throw new CommandError('FailedToParse', 'multi update is not supported for replacement-style update');
   }
   if (!view) return { n: 0, nModified: 0 };
-  let matched = matchingDocuments(view, filter, statement.multi ? 0 : 1);
+  const collation = optionalDocument(statement, 'collation');
+  let matched = matchingDocuments(view, filter, statement.multi ? 0 : 1, collation);
   if (!statement.multi) matched = matched.slice(0, 1);
   if (matched.length === 0) {
     if (!statement.upsert) return { n: 0, nModified: 0 };
@@ -109,7 +112,11 @@ function runUpdate(
   for (const old of matched) {
     const updated = applyUpdate(old, statement.u, { filter, arrayFilters: statement.arrayFilters });
     if (sameBson(old, updated)) continue;
-    view.replace(CollectionStore.idKey(old), check(updated, 'update', old));
+    view.replace(
+      CollectionStore.idKey(old),
+      check(updated, 'update', old),
+      kind === 'replacement' ? 'replace' : 'update',
+    );
     nModified++;
   }
   return { n: matched.length, nModified };
@@ -137,7 +144,9 @@ const update: CommandHandler = (cmd, ctx) => {
   let nModified = 0;
   for (const [index, statement] of statements.entries()) {
     try {
-      const result = runUpdate(view, statement, index, upserted, check);
+      // $addToSet, $pull, $min and $max compare by the statement's collation too, as in mongod.
+      const collation = commandCollation(ctx, name, statement as Document);
+      const result = Collation.run(collation, () => runUpdate(view, statement, index, upserted, check));
       n += result.n;
       nModified += result.nModified;
     } catch (error) {
@@ -164,7 +173,8 @@ const deleteCommand: CommandHandler = (cmd, ctx) => {
     // Compiled even when the collection does not exist: a bad filter fails as on mongod.
     compileFilter(statement.q as Document | undefined);
     if (!view) continue;
-    let matched = matchingDocuments(view, statement.q as Document | undefined, limit);
+    const collation = optionalDocument(statement, 'collation');
+    let matched = matchingDocuments(view, statement.q as Document | undefined, limit, collation);
     if (limit === 1) matched = matched.slice(0, 1);
     for (const doc of matched) view.remove(CollectionStore.idKey(doc));
     n += matched.length;
@@ -195,7 +205,8 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
   if (!remove) parseUpdate(updateSpec!, arrayFilters);
   projectDocuments([], fields);
   const view = ctx.view(name, upsert);
-  const [target] = runQuery(view, { filter: query, sort, limit: 1 }).docs;
+  const collation = optionalDocument(cmd, 'collation');
+  const [target] = runQuery(view, { filter: query, sort, limit: 1, collation }).docs;
   const project = (doc: Document | undefined): Document | null =>
     doc ? projectDocuments([doc], fields, query)[0]! : null;
 
@@ -207,7 +218,11 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
   if (target && view) {
     const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
     if (!sameBson(target, updated)) {
-      view.replace(CollectionStore.idKey(target), storable(ctx, name, cmd)(updated, 'update', target));
+      view.replace(
+        CollectionStore.idKey(target),
+        storable(ctx, name, cmd)(updated, 'update', target),
+        updateKind(updateSpec) === 'replacement' ? 'replace' : 'update',
+      );
     }
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? updated : target), ok: 1 };
   }

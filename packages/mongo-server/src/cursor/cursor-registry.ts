@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { BSON, type Document } from 'bson';
 
 import { approximateSize } from '../bson/approximate-size.js';
+import { ChangeStreamCursors } from '../changes/change-stream-cursors.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 
@@ -53,6 +54,8 @@ export interface CursorBatch {
  */
 export class CursorRegistry {
   private readonly cursors = new Map<bigint, ServerCursor>();
+  /** Change stream cursors (tailable, awaitData), whose ids never meet these. */
+  readonly changeStreams = new ChangeStreamCursors();
 
   private takeBatch(cursor: ServerCursor, size: number): Document[] {
     const batch: Document[] = [];
@@ -125,5 +128,6 @@ export class CursorRegistry {
   /** Closes every cursor. */
   clear(): void {
     this.cursors.clear();
+    this.changeStreams.clear();
   }
 }

@@ -50,7 +50,9 @@ export class FuzzServer {
     const main = fileURLToPath(new URL('./fuzz-server-main.fixture.ts', import.meta.url));
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
     this.stderr = '';
-    const child = spawn(process.execPath, ['--import', '@swc-node/register/esm-register', main], {
+    // source-alias runs the server's `*.cts` files as CommonJS, as the build does.
+    const loaders = ['--import', '@swc-node/register/esm-register', '--import', './scripts/source-alias.mjs'];
+    const child = spawn(process.execPath, [...loaders, main], {
       cwd: root,
       env: { ...process.env, NODE_OPTIONS: '' },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { Aggregator } from 'mingo/aggregator';
 import * as pipelineOperators from 'mingo/operators/pipeline';
 import type { PipelineStage } from 'mingo/updater';
 
-import { bsonEquals } from '../bson/bson-compare.js';
+import { bsonEquals, compareStrings } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { idFirst, setPath } from './document-paths.js';
@@ -92,9 +92,9 @@ export function parseUpdate(update: Document | Document[], arrayFilters?: Docume
   return updateKind(update) === 'operators' ? new ParsedUpdate(update as Document, arrayFilters) : undefined;
 }
 
-/** Whether an update left `_id` as it was (same value and type). */
+/** Whether an update left `_id` as it was (same value and type; strings binary whatever the collation, as in mongod). */
 function sameId(before: unknown, after: unknown): boolean {
-  return after !== undefined && bsonEquals(after, before) && typeAlias(after) === typeAlias(before);
+  return after !== undefined && bsonEquals(after, before, compareStrings) && typeAlias(after) === typeAlias(before);
 }
 
 /**

@@ -5,6 +5,8 @@ import { $push } from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 
 import { compareBson } from '../bson/bson-compare.js';
+import { stringClasses } from '../bson/collation.js';
+import { activeStringOrder } from '../bson/string-order.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { OperationBudget } from './operation-budget.js';
 
@@ -16,7 +18,8 @@ type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) 
  * one. The keys are partitioned here by their index-key encoding (numbers by
  * value, null and missing alike); each partition then runs through mingo's
  * own `$group` with its key as a literal, so every accumulator still works.
- * The group's `_id` is the first key value seen, as in MongoDB.
+ * The group's `_id` is the first key value seen, as in MongoDB. Under a
+ * collation, string keys equal by it are one group.
  */
 export function bsonGroup(
   collection: Iterator,
@@ -26,10 +29,12 @@ export function bsonGroup(
 ): Iterator {
   return collection.transform((items: Document[]) => {
     const partitions = new Map<string, { id: unknown; items: Document[] }>();
+    const order = activeStringOrder();
+    const canonical = order && stringClasses(order);
     for (const item of items) {
       OperationBudget.tick();
       const id: unknown = evalExpr(item, expr._id, options) ?? null;
-      const key = encodeIndexValue(id);
+      const key = encodeIndexValue(id, canonical);
       const partition = partitions.get(key);
       if (partition) partition.items.push(item);
       else partitions.set(key, { id, items: [item] });

@@ -8,15 +8,11 @@
  * plugs these in instead.
  *
  * How stored values map to BSON types (see `wire/bson-codec.ts`: bson's
- * default `promoteValues` plus `useBigInt64`): Int64 is a `bigint`, int32 and
- * double are both a JS `number`. The int32/double distinction is therefore
- * gone once a document is stored — an integral double such as `Double(2)`
- * is held as `2` and, because `BSON.serialize` writes integral numbers in
- * int32 range as int32, the server also *returns* it as int32. This module
- * reports a `number`'s type the same way the serializer writes it (int32
- * when integral, in range and not -0, double otherwise), so `$type` agrees
- * with what a client reads back; the gap is that `$type: 'double'` does not
- * match an integral double (a real MongoDB would), and `$type: 'int'` does.
+ * default `promoteValues` plus `useBigInt64`, then `wire/integral-doubles.ts`):
+ * Int64 is a `bigint`; int32 and double are a JS `number`, typed the way
+ * `BSON.serialize` writes it back (int32 when integral, in range and not -0,
+ * double otherwise), except an integral double such as `5.0`, which is held
+ * as a bson `Double` so it stays a double.
  */
 import { CommandError } from '../commands/command-error.js';
 import { bsonTag, toExactNumber } from '../bson/bson-compare.js';

@@ -2,6 +2,7 @@ import { type Document, Long } from 'bson';
 
 import { bsonTag, formatDocumentId } from './document-paths.js';
 import { CommandError } from '../commands/command-error.js';
+import { numericType, storedDouble, toDouble } from './numeric-types.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -36,6 +37,10 @@ function checkInt64(result: bigint, path: string): bigint {
  * counters beyond 2^53 stay exact.
  */
 export function addBsonNumbers(current: unknown, amount: unknown, path: string): unknown {
+  const types = [numericType(current), numericType(amount)];
+  if (types.includes('double') && !types.includes('decimal') && !types.includes(undefined)) {
+    return storedDouble(toDouble(current) + toDouble(amount));
+  }
   const currentLong = asBigInt(current);
   const amountLong = asBigInt(amount);
   if (typeof current === 'number' && typeof amount === 'number') {
@@ -54,7 +59,9 @@ export function addBsonNumbers(current: unknown, amount: unknown, path: string):
 }
 
 function isIncrementable(value: unknown): boolean {
-  return typeof value === 'number' || typeof value === 'bigint' || bsonTag(value) === 'Long';
+  return (
+    typeof value === 'number' || typeof value === 'bigint' || bsonTag(value) === 'Long' || bsonTag(value) === 'Double'
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Document, Long } from 'bson';
+import { type Document, Double, Long } from 'bson';
 
 /**
  * A query condition (filter, `arrayFilters`, `$pull` condition, `$match`,
@@ -16,6 +16,8 @@ export function conditionForMingo<T>(value: T): T {
 
 function convert(value: unknown): unknown {
   if (typeof value === 'bigint') return Long.fromBigInt(value);
+  // A condition compares numbers by value, so an integral double's marker (wire/integral-doubles.ts) can be its number.
+  if (value instanceof Double) return value.value;
   if (Array.isArray(value)) return value.map(convert);
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Document = {};

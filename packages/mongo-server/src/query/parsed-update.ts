@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { CommandError } from '../commands/command-error.js';
 import { addToSet, type PathOperation, pop, pull, pullAll, push } from './array-update-operators.js';
 import { currentDate, extreme, inc, rename, set, unset, viaMingo } from './bson-update-operators.js';
+import { multiply } from './mul-operator.js';
 import { ArrayFilters, concretePaths } from './positional-paths.js';
 import { comparePaths, overlaps } from './update-paths.js';
 
@@ -97,6 +98,8 @@ function operation(op: string, path: string, value: unknown): PathOperation {
       return pullAll(value);
     case '$pop':
       return pop(value);
+    case '$mul':
+      return multiply(value);
     default:
       return viaMingo(op, value);
   }

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { TransactionOverlay } from '../session/transaction-overlay.js';
 import { CollectionStore } from '../store/collection-store.js';
@@ -11,6 +12,7 @@ import { OperationBudget } from './operation-budget.js';
 import { compileFilter } from './query-context.js';
 import { type IndexScanPlan, planQuery, type PlanRequest, type QueryPlan } from './query-planner.js';
 import { parseSortSpec, sortDocuments } from './sort-documents.js';
+import { runTextQuery } from './text-search.js';
 
 /** A query as find, count, update, delete and findAndModify pose it. */
 export interface QueryRequest extends PlanRequest {
@@ -181,8 +183,20 @@ function candidates(
  * sorted, skipped and limited. Inside a transaction the committed indexes
  * give the committed candidates and the transaction's changed documents are
  * added to them; an index then still narrows, but a sort is done in memory.
+ * Strings compare by the request's collation, else the collection's default.
  */
 export function runQuery(view: CollectionView | undefined, request: QueryRequest): QueryResult {
+  const collation = Collation.resolve(request.collation, view && storeOf(view).store?.options.collation);
+  return Collation.run(collation, () => runCollatedQuery(view, request, collation));
+}
+
+function runCollatedQuery(
+  view: CollectionView | undefined,
+  request: QueryRequest,
+  collation: Collation | undefined,
+): QueryResult {
+  const text = runTextQuery(view, request);
+  if (text) return text;
   const matches = compileFilter(request.filter);
   const sort = request.sort && Object.keys(request.sort).length > 0 ? request.sort : undefined;
   if (sort) parseSortSpec(sort);
@@ -197,7 +211,7 @@ export function runQuery(view: CollectionView | undefined, request: QueryRequest
   };
   if (!view) return finish([], { kind: 'COLLSCAN' }, true);
   const { store, changes } = storeOf(view);
-  const plan = planQuery(store, { ...request, sort, limited: limit > 0 });
+  const plan = planQuery(store, { ...request, sort, limited: limit > 0 }, collation);
   if (plan.kind === 'IXSCAN' && plan.providesSort && !changes) {
     return finish(walkSorted(plan, view, matches, limit > 0 ? skip + limit : Infinity, stats), plan, true);
   }

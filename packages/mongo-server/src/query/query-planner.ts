@@ -1,9 +1,12 @@
 import type { Document } from 'bson';
 
+import { bsonTypeRank } from '../bson/bson-compare.js';
+import { Collation } from '../bson/collation.js';
 import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { ID_INDEX_SPEC, type CollectionStore } from '../store/collection-store.js';
 import type { OrderedIndex } from '../store/ordered-index.js';
+import type { TextQueryPlan } from './text-query-plan.js';
 import {
   admitsNull,
   fieldConditions,
@@ -23,6 +26,8 @@ export interface PlannableIndex {
   readonly unique: boolean;
   readonly sparse: boolean;
   readonly ordered: OrderedIndex;
+  /** The index's collation (undefined: simple, as `_id_` always is here). */
+  readonly collation?: Collation;
 }
 
 /** Walk an index between bounds, fetch each document, let the matcher decide. */
@@ -39,11 +44,12 @@ export interface IndexScanPlan {
   readonly sortPositions: readonly number[];
 }
 
-/** How a query is answered: a look-up by `_id`, an index scan, or a collection scan. */
+/** How a query is answered: a look-up by `_id`, an index scan, a collection scan, or a text index's postings. */
 export type QueryPlan =
   | { readonly kind: 'COLLSCAN' }
   | { readonly kind: 'IDHACK'; readonly id: unknown; readonly index: PlannableIndex }
-  | IndexScanPlan;
+  | IndexScanPlan
+  | TextQueryPlan;
 
 /** What the planner is told about a query. */
 export interface PlanRequest {
@@ -54,7 +60,7 @@ export interface PlanRequest {
   /** Whether the result is cut (a limit), which makes an index that provides the sort worth more. */
   readonly limited?: boolean;
   readonly skip?: number;
-  /** A non-simple collation: string bounds in binary order would be wrong, so only a collection scan. */
+  /** The command's `collation` document, as sent (the executor resolves it against the collection's default). */
   readonly collation?: Document;
 }
 
@@ -77,13 +83,24 @@ export function plannableIndexes(collection: CollectionStore): PlannableIndex[] 
       unique: index.unique,
       sparse: index.spec.sparse === true,
       ordered: index.ordered,
+      collation: index.collation,
     });
   }
   return indexes;
 }
 
-function isSimpleCollation(collation: Document | undefined): boolean {
-  return collation === undefined || Object.keys(collation).length === 0 || collation.locale === 'simple';
+/** Strings, and documents and arrays (which may hold strings): the values a collation compares. */
+const COLLATABLE_RANKS = new Set([bsonTypeRank(''), bsonTypeRank({}), bsonTypeRank([])]);
+
+function isCollatable(value: unknown): boolean {
+  return COLLATABLE_RANKS.has(bsonTypeRank(value));
+}
+
+/** Whether bounds name a value a collation compares (type-wide ranges name none). */
+function hasCollatableBound(list: IntervalList): boolean {
+  return list.some(
+    ({ start, end }) => (start.ofValue && isCollatable(start.value)) || (end.ofValue && isCollatable(end.value)),
+  );
 }
 
 /** `{ _id: <value> }` and nothing else: mongod's IDHACK look-up. */
@@ -129,17 +146,28 @@ function fieldBounds(conditions: IntervalList[] | undefined, multikey: boolean):
   return conditions.find(isPoints) ?? conditions[0]!;
 }
 
+/**
+ * MongoDB's collation rule: an index whose collation differs from the
+ * query's orders strings otherwise, so it gives no bounds on strings (or
+ * documents and arrays) and no sort; numbers, dates, ObjectIds still narrow.
+ */
 function scanPlan(
   index: PlannableIndex,
   conditions: Map<string, IntervalList[]>,
   sort: [string, number][],
+  collation: Collation | undefined,
 ): { plan: IndexScanPlan; score: number; usable: boolean } {
   const { ordered } = index;
-  const bounds = ordered.fields.map((field, i) => fieldBounds(conditions.get(field.path), ordered.isMultikey(i)));
+  const sameCollation = Collation.same(index.collation, collation);
+  const usable = (lists: IntervalList[] | undefined) =>
+    sameCollation || !lists ? lists : lists.filter((list) => !hasCollatableBound(list));
+  const bounds = ordered.fields.map((field, i) =>
+    fieldBounds(usable(conditions.get(field.path)), ordered.isMultikey(i)),
+  );
   let points = 0;
   while (points < bounds.length && bounds[points] !== FULL_RANGE && isPoints(bounds[points]!)) points++;
   const ranged = points < bounds.length && bounds[points] !== FULL_RANGE;
-  const support = sortSupport(index, bounds, sort);
+  const support = sameCollation ? sortSupport(index, bounds, sort) : undefined;
   // A sparse index lacks the documents missing all its fields: usable only if the bounds exclude them.
   const complete = !index.sparse || bounds.some((list) => list !== FULL_RANGE && !admitsNull(list));
   const unique = index.unique && points === bounds.length && bounds.every(isSinglePoint);
@@ -183,20 +211,27 @@ function hintedIndex(indexes: PlannableIndex[], hint: unknown): PlannableIndex |
  * `{ _id: value }`, else the index whose bounds narrow most (equality
  * prefix, then a range, then serving the sort), else a collection scan.
  * The plan only narrows: every candidate still goes through the matcher.
+ * `collation` is the query's, resolved (undefined: simple).
  */
-export function planQuery(collection: CollectionStore | undefined, request: PlanRequest): QueryPlan {
-  if (!collection || !isSimpleCollation(request.collation)) return { kind: 'COLLSCAN' };
+export function planQuery(
+  collection: CollectionStore | undefined,
+  request: PlanRequest,
+  collation?: Collation,
+): QueryPlan {
+  if (!collection) return { kind: 'COLLSCAN' };
   const indexes = plannableIndexes(collection);
   const hinted = hintedIndex(indexes, request.hint);
   if (hinted === 'natural') return { kind: 'COLLSCAN' };
   const conditions = fieldConditions(request.filter);
   const sort = sortFields(request.sort);
-  if (hinted) return scanPlan(hinted, conditions, sort).plan;
+  if (hinted) return scanPlan(hinted, conditions, sort, collation).plan;
   const id = simpleIdValue(request.filter);
-  if (id && !request.skip) return { kind: 'IDHACK', id: id.id, index: indexes[0]! };
+  // The `_id_` index is binary: a collated look-up of a string `_id` must scan.
+  const binaryId = !collation || (id !== undefined && !isCollatable(id.id));
+  if (id && !request.skip && binaryId) return { kind: 'IDHACK', id: id.id, index: indexes[0]! };
   let best: { plan: IndexScanPlan; score: number } | undefined;
   for (const index of indexes) {
-    const candidate = scanPlan(index, conditions, sort);
+    const candidate = scanPlan(index, conditions, sort, collation);
     if (!candidate.usable) continue;
     const score = candidate.score + (candidate.plan.providesSort && request.limited ? 6 : 0);
     if (!best || score > best.score) best = { plan: candidate.plan, score };

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import type { LockTable } from './lock-table.js';
+import { LogicalSessionCache } from './logical-session-cache.js';
 import { Transaction } from './transaction.js';
 
 /** Options of {@link SessionRegistry}. */
@@ -60,6 +61,8 @@ export class SessionRegistry {
 
   private readonly lifetimeMs: number;
   private readonly clock: () => number;
+  /** Every session a command named, for `$listLocalSessions`. */
+  readonly localSessions: LogicalSessionCache;
 
   constructor(
     private readonly locks: LockTable,
@@ -67,6 +70,7 @@ export class SessionRegistry {
   ) {
     this.lifetimeMs = (options.transactionLifetimeLimitSeconds ?? 60) * 1000;
     this.clock = options.clock ?? Date.now;
+    this.localSessions = new LogicalSessionCache(this.clock);
   }
 
   private state(key: string): SessionState {
@@ -80,9 +84,11 @@ export class SessionRegistry {
    * Undefined for commands outside transactions.
    */
   transactionFor(cmd: Document): Transaction | undefined {
-    const key = sessionKey(cmd);
+    // txnNumber first: most commands carry none, and the session's key costs a hex conversion.
     const txnNumber = txnNumberOf(cmd);
-    if (key === undefined || txnNumber === undefined) return undefined;
+    if (txnNumber === undefined) return undefined;
+    const key = sessionKey(cmd);
+    if (key === undefined) return undefined;
     const state = this.state(key);
     const current = state.transaction;
     if (cmd.autocommit !== false) {
@@ -104,7 +110,13 @@ export class SessionRegistry {
         );
       }
       current?.abort();
-      state.transaction = new Transaction(txnNumber, this.locks, this.clock() + this.lifetimeMs, this.clock);
+      state.transaction = new Transaction(
+        txnNumber,
+        this.locks,
+        this.clock() + this.lifetimeMs,
+        this.clock,
+        cmd.lsid as Document,
+      );
       return state.transaction;
     }
     if (current?.expired()) current.abort();
@@ -162,6 +174,7 @@ export class SessionRegistry {
       if (key === undefined) continue;
       this.sessions.get(key)?.transaction?.abort();
       this.sessions.delete(key);
+      this.localSessions.end(key);
     }
   }
 
@@ -169,5 +182,6 @@ export class SessionRegistry {
   abortAll(): void {
     for (const state of this.sessions.values()) state.transaction?.abort();
     this.sessions.clear();
+    this.localSessions.clear();
   }
 }

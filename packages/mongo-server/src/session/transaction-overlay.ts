@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import type { DocumentChange } from '../changes/change-log.js';
 import { duplicateKeyError } from '../store/collection-index.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
@@ -30,6 +31,8 @@ export class TransactionOverlay implements CollectionView {
   constructor(
     readonly collection: CollectionStore,
     private readonly lock: LockStep,
+    /** Records each write, in order, for the change events of the commit (a look-ahead records nothing). */
+    private readonly recordChange?: (change: DocumentChange) => void,
   ) {
     this.db = collection.db;
     this.name = collection.name;
@@ -63,6 +66,11 @@ export class TransactionOverlay implements CollectionView {
     for (const index of this.collection.uniqueIndexes()) {
       for (const key of index.keysOf(doc)) this.lock(LockTable.keyLock(this.ns, index.name, key.encoded));
     }
+  }
+
+  /** Passes a write on for change events, only while some change stream has started the log. */
+  private record(change: DocumentChange): void {
+    if (this.recordChange && this.collection.changes?.active) this.recordChange(change);
   }
 
   /** Throws DuplicateKey when `doc` takes a unique key that a committed or own document keeps. */
@@ -107,18 +115,25 @@ export class TransactionOverlay implements CollectionView {
     this.lockKeys(idKey, doc);
     if (this.get(idKey)) throw duplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
     this.checkUnique(idKey, doc);
+    this.collection.checkTextLanguage(doc);
     this.remember(idKey, doc);
+    this.record({ db: this.db, coll: this.name, operationType: 'insert', after: doc });
   }
 
-  replace(idKey: string, doc: Document): void {
+  replace(idKey: string, doc: Document, kind: 'update' | 'replace' = 'update'): void {
     this.lockKeys(idKey, doc);
     this.checkUnique(idKey, doc);
+    this.collection.checkTextLanguage(doc);
+    const before = this.get(idKey);
     this.remember(idKey, doc);
+    this.record({ db: this.db, coll: this.name, operationType: kind, before, after: doc });
   }
 
   remove(idKey: string): void {
     this.lockKeys(idKey, undefined);
+    const before = this.get(idKey);
     this.remember(idKey, null);
+    if (before) this.record({ db: this.db, coll: this.name, operationType: 'delete', before });
   }
 
   /** Re-checks unique indexes against committed data; throws DuplicateKey on a violation. */

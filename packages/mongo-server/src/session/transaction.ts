@@ -1,3 +1,6 @@
+import type { Document } from 'bson';
+
+import type { DocumentChange } from '../changes/change-log.js';
 import type { CollectionStore } from '../store/collection-store.js';
 import type { LockOwner, LockTable } from './lock-table.js';
 import { TransactionOverlay } from './transaction-overlay.js';
@@ -13,6 +16,8 @@ export type TransactionState = 'in-progress' | 'committed' | 'aborted';
 export class Transaction implements LockOwner {
   state: TransactionState = 'in-progress';
   private readonly overlays = new Map<string, TransactionOverlay>();
+  /** Its writes in the order they ran, which change streams see after the commit. */
+  private changes: DocumentChange[] = [];
 
   constructor(
     readonly txnNumber: bigint,
@@ -20,6 +25,8 @@ export class Transaction implements LockOwner {
     /** When it is aborted if still open, in the clock's milliseconds. */
     private readonly deadline = Number.POSITIVE_INFINITY,
     private readonly clock: () => number = Date.now,
+    /** The session id, which its change events carry. */
+    private readonly lsid?: Document,
   ) {}
 
   /** Whether it is still open past its deadline. */
@@ -31,7 +38,11 @@ export class Transaction implements LockOwner {
   view(collection: CollectionStore): TransactionOverlay {
     let overlay = this.overlays.get(collection.ns);
     if (!overlay || overlay.collection !== collection) {
-      overlay = new TransactionOverlay(collection, (lock) => this.locks.acquire(lock, this));
+      overlay = new TransactionOverlay(
+        collection,
+        (lock) => this.locks.acquire(lock, this),
+        (change) => this.changes.push(change),
+      );
       this.overlays.set(collection.ns, overlay);
     }
     return overlay;
@@ -46,6 +57,9 @@ export class Transaction implements LockOwner {
       throw error;
     }
     for (const overlay of this.overlays.values()) overlay.apply();
+    const log = [...this.overlays.values()][0]?.collection.changes;
+    log?.transactionCommitted(this.changes, this.lsid, this.txnNumber);
+    this.changes = [];
     this.state = 'committed';
     this.locks.releaseAll(this);
     this.overlays.clear();
@@ -56,5 +70,6 @@ export class Transaction implements LockOwner {
     if (this.state === 'in-progress') this.state = 'aborted';
     this.locks.releaseAll(this);
     this.overlays.clear();
+    this.changes = [];
   }
 }

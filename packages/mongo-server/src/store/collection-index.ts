@@ -1,11 +1,14 @@
 import type { Document } from 'bson';
 
 import { bsonTag } from '../bson/bson-compare.js';
+import { Collation, stringClasses } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { compileFilter } from '../query/query-context.js';
 import { OrderedIndex } from './ordered-index.js';
+import { TextIndex } from './text-index.js';
+import { isTextIndexSpec } from './text-index-spec.js';
 
 /** An index as `createIndexes` receives it and `listIndexes` returns it. */
 export interface IndexSpec extends Document {
@@ -55,30 +58,38 @@ export class CollectionIndex {
   readonly name: string;
   readonly fields: readonly string[];
   readonly unique: boolean;
+  /** The index's collation (undefined: simple): its string order and what its unique keys collapse. */
+  readonly collation?: Collation;
   private readonly partial?: (doc: Document) => boolean;
+  /** With a collation: the representative of each string's class, which the unique keys hold. */
+  private readonly canonical?: (text: string) => string;
   private readonly owners = new Map<string, string>();
   /** The entries in key order, when the planner may use this index (see {@link plannable}). */
   readonly ordered?: OrderedIndex;
+  /** The term postings, when this is a text index (`$text` reads them). */
+  readonly text?: TextIndex;
 
   constructor(readonly spec: IndexSpec) {
     this.name = spec.name;
     this.fields = Object.keys(spec.key);
     this.unique = spec.unique === true;
     if (spec.partialFilterExpression) this.partial = compileFilter(spec.partialFilterExpression);
-    if (CollectionIndex.plannable(spec)) this.ordered = new OrderedIndex(spec.name, spec.key, spec.sparse === true);
+    this.collation = spec.collation === undefined ? undefined : Collation.parse(spec.collation);
+    if (this.collation) this.canonical = stringClasses(this.collation.compare);
+    if (CollectionIndex.plannable(spec)) {
+      this.ordered = new OrderedIndex(spec.name, spec.key, spec.sparse === true, this.collation?.compare);
+    }
+    if (isTextIndexSpec(spec)) this.text = new TextIndex(spec);
   }
 
   /**
    * Whether queries can be answered from this index. Not partial ones (the
-   * planner would have to prove the query implies the filter) and not ones
-   * with a collation: their keys are collation keys, not the values, and the
-   * hook for them is here (build the {@link OrderedIndex} over collation keys
-   * and let the planner compare the query's collation with the index's).
+   * planner would have to prove the query implies the filter). One with a
+   * collation keeps its entries in that collation's order, and the planner
+   * walks it for strings only under the same collation.
    */
   static plannable(spec: IndexSpec): boolean {
-    return (
-      spec.partialFilterExpression === undefined && spec.collation === undefined && OrderedIndex.supports(spec.key)
-    );
+    return spec.partialFilterExpression === undefined && OrderedIndex.supports(spec.key);
   }
 
   /** The keys `doc` contributes ([] when sparse/partial exclude it). */
@@ -90,7 +101,7 @@ export class CollectionIndex {
     for (const values of perField) combos = combos.flatMap((combo) => values.map((v) => [...combo, v]));
     const keys = new Map<string, IndexKey>();
     for (const combo of combos) {
-      const encoded = combo.map(encodeIndexValue).join('\u0000');
+      const encoded = combo.map((value) => encodeIndexValue(value, this.canonical)).join('\u0000');
       if (keys.has(encoded)) continue;
       const keyValue: Document = {};
       this.fields.forEach((field, i) => (keyValue[field] = combo[i] ?? null));
@@ -107,6 +118,7 @@ export class CollectionIndex {
   /** Records `doc`'s keys: its entries in key order, and for unique indexes its owners. */
   add(idKey: string, seq: number, doc: Document): void {
     this.ordered?.add(idKey, seq, doc);
+    this.text?.add(idKey, doc);
     if (!this.unique) return;
     for (const key of this.keysOf(doc)) this.owners.set(key.encoded, idKey);
   }
@@ -114,6 +126,7 @@ export class CollectionIndex {
   /** Forgets what {@link add} recorded for the same document. */
   remove(idKey: string, seq: number, doc: Document): void {
     this.ordered?.remove(seq, doc);
+    this.text?.remove(idKey, doc);
     if (!this.unique) return;
     for (const key of this.keysOf(doc)) if (this.owners.get(key.encoded) === idKey) this.owners.delete(key.encoded);
   }

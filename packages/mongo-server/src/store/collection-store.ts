@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
+import type { ChangeLog } from '../changes/change-log.js';
 import { LockTable } from '../session/lock-table.js';
 import { CollectionIndex, duplicateKeyError, type IndexSpec } from './collection-index.js';
 import type { CollectionView } from './collection-view.js';
@@ -34,6 +35,8 @@ export class CollectionStore implements CollectionView {
     private readonly locks: LockTable,
     /** Options given to `create` (reported by listCollections). */
     readonly options: Document = {},
+    /** Where writes outside transactions are recorded for change streams. */
+    readonly changes?: ChangeLog,
   ) {
     this.ns = `${db}.${name}`;
   }
@@ -46,6 +49,11 @@ export class CollectionStore implements CollectionView {
   /** Unique indexes only. */
   uniqueIndexes(): CollectionIndex[] {
     return [...this.indexes.values()].filter((index) => index.unique);
+  }
+
+  /** Throws mongod's 17261/17262 when a text index cannot use `doc`'s language override field. */
+  checkTextLanguage(doc: Document): void {
+    for (const index of this.indexes.values()) index.text?.checkLanguage(doc);
   }
 
   documents(): Iterable<Document> {
@@ -89,18 +97,28 @@ export class CollectionStore implements CollectionView {
     this.assertUnlocked(idKey, doc);
     if (this.docs.has(idKey)) throw duplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
     this.checkUnique(doc, idKey);
+    this.checkTextLanguage(doc);
     this.rawSet(idKey, doc);
+    if (this.changes?.active)
+      this.changes.documentWritten({ db: this.db, coll: this.name, operationType: 'insert', after: doc });
   }
 
-  replace(idKey: string, doc: Document): void {
+  replace(idKey: string, doc: Document, kind: 'update' | 'replace' = 'update'): void {
     this.assertUnlocked(idKey, doc);
     this.checkUnique(doc, idKey);
+    this.checkTextLanguage(doc);
+    const before = this.docs.get(idKey);
     this.rawSet(idKey, doc);
+    if (this.changes?.active)
+      this.changes.documentWritten({ db: this.db, coll: this.name, operationType: kind, before, after: doc });
   }
 
   remove(idKey: string): void {
     this.assertUnlocked(idKey, undefined);
+    const before = this.docs.get(idKey);
     this.rawDelete(idKey);
+    if (before && this.changes?.active)
+      this.changes.documentWritten({ db: this.db, coll: this.name, operationType: 'delete', before });
   }
 
   /** Stores `doc` under `idKey` and updates the indexes, without checks. */
@@ -146,6 +164,7 @@ export class CollectionStore implements CollectionView {
         }
       }
     }
+    if (index.text) for (const doc of this.docs.values()) index.text.checkLanguage(doc);
     for (const [idKey, doc] of this.docs) index.add(idKey, this.seqs.get(idKey)!, doc);
     this.indexes.set(spec.name, index);
   }

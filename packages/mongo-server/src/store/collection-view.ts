@@ -16,8 +16,11 @@ export interface CollectionView {
   get(idKey: string): Document | undefined;
   /** Inserts `doc` (which has an `_id`); throws DuplicateKey/WriteConflict. */
   insert(doc: Document): void;
-  /** Replaces the document stored under `idKey`; throws DuplicateKey/WriteConflict. */
-  replace(idKey: string, doc: Document): void;
+  /**
+   * Replaces the document stored under `idKey`; throws DuplicateKey/WriteConflict.
+   * `kind` is what change streams report: an `update` (operators, pipeline) or a `replace`.
+   */
+  replace(idKey: string, doc: Document, kind?: 'update' | 'replace'): void;
   /** Removes the document stored under `idKey`. */
   remove(idKey: string): void;
 }

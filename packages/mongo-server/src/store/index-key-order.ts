@@ -1,4 +1,5 @@
 import { bsonTypeRank, compareBson } from '../bson/bson-compare.js';
+import type { StringOrder } from '../bson/string-order.js';
 
 /**
  * A point between index values, never equal to one: just before or after
@@ -47,9 +48,10 @@ export const INDEX_END = IndexEdge.typeEnd(1000);
  * MongoDB's BSON order over index values and {@link IndexEdge}s: types by
  * rank (missing and null together), then {@link compareBson} within a type,
  * the same order the matcher's range operators and the sort use, so a scan
- * between two edges meets exactly the keys those operators accept.
+ * between two edges meets exactly the keys those operators accept. Strings
+ * by `strings` (an index's collation), else by the command's.
  */
-export function compareIndexValues(a: unknown, b: unknown): number {
+export function compareIndexValues(a: unknown, b: unknown, strings?: StringOrder): number {
   const edgeA = a instanceof IndexEdge ? a : undefined;
   const edgeB = b instanceof IndexEdge ? b : undefined;
   const rankA = edgeA ? edgeA.rank : bsonTypeRank(a);
@@ -61,7 +63,7 @@ export function compareIndexValues(a: unknown, b: unknown): number {
     if (typeA && typeB) return Math.sign(edgeA.side - edgeB.side);
     return typeA ? edgeA.side : -edgeB!.side;
   }
-  const c = compareBson(edgeA ? edgeA.value : a, edgeB ? edgeB.value : b);
+  const c = compareBson(edgeA ? edgeA.value : a, edgeB ? edgeB.value : b, strings);
   if (c !== 0) return c;
   return Math.sign((edgeA?.side ?? 0) - (edgeB?.side ?? 0));
 }

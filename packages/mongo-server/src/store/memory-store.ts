@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { ChangeLog } from '../changes/change-log.js';
 import { LockTable } from '../session/lock-table.js';
 import { CollectionStore } from './collection-store.js';
 
@@ -9,6 +10,8 @@ import { CollectionStore } from './collection-store.js';
  */
 export class MemoryStore {
   readonly locks = new LockTable();
+  /** Recent changes, for change streams. */
+  readonly changes = new ChangeLog();
   private readonly databases = new Map<string, Map<string, CollectionStore>>();
 
   /** The collection, or undefined when it does not exist. */
@@ -29,7 +32,7 @@ export class MemoryStore {
     }
     const existing = collections.get(name);
     if (existing) return { collection: existing, created: false };
-    const collection = new CollectionStore(db, name, this.locks, options);
+    const collection = new CollectionStore(db, name, this.locks, options, this.changes);
     collections.set(name, collection);
     return { collection, created: true };
   }
@@ -62,5 +65,6 @@ export class MemoryStore {
   clear(): void {
     this.databases.clear();
     this.locks.clear();
+    this.changes.clear();
   }
 }

@@ -1,7 +1,8 @@
 import type { Document } from 'bson';
 import * as sortedBtree from 'sorted-btree';
 
-import { bsonTag, isSubDocument } from '../bson/bson-compare.js';
+import { bsonTag, compareStrings, isSubDocument } from '../bson/bson-compare.js';
+import type { StringOrder } from '../bson/string-order.js';
 import { compareIndexValues } from './index-key-order.js';
 
 /** What this file uses of sorted-btree's `BTree`. */
@@ -83,6 +84,8 @@ export class OrderedIndex {
     readonly name: string,
     readonly keyPattern: Document,
     readonly sparse = false,
+    /** How the index orders strings: its collation's order, else binary (never the command's). */
+    strings: StringOrder = compareStrings,
   ) {
     this.fields = Object.entries(keyPattern).map(([path, direction]) => ({
       path,
@@ -94,7 +97,7 @@ export class OrderedIndex {
     const n = directions.length;
     this.compare = (a, b) => {
       for (let i = 0; i < n; i++) {
-        const c = compareIndexValues(a[i], b[i]);
+        const c = compareIndexValues(a[i], b[i], strings);
         if (c !== 0) return c * directions[i]!;
       }
       return (a[n] as number) - (b[n] as number);

@@ -2,11 +2,13 @@ import { BSON, BSONRegExp, type Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
+import { markIntegralDoubles } from './integral-doubles.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
 /**
  * Int64 decodes to `bigint` so values beyond 2^53 stay exact and re-encode
- * as Int64; int32/double decode to `number`; Binary stays Binary.
+ * as Int64; int32/double decode to `number` (an integral double is then
+ * marked as a `Double`, see {@link markIntegralDoubles}); Binary stays Binary.
  */
 const DESERIALIZE_OPTIONS = { useBigInt64: true, promoteBuffers: false } as const;
 
@@ -56,7 +58,7 @@ export function decodeDocument(bytes: Uint8Array, requestId?: number): Document 
     throw new CommandError('Overflow', `BSONObj exceeded maximum nested object depth: ${MAX_BSON_DEPTH}`);
   }
   try {
-    return BSON.deserialize(bytes, DESERIALIZE_OPTIONS);
+    return markIntegralDoubles(bytes, BSON.deserialize(bytes, DESERIALIZE_OPTIONS));
   } catch (error) {
     let doc: Document | undefined;
     try {
@@ -64,7 +66,7 @@ export function decodeDocument(bytes: Uint8Array, requestId?: number): Document 
     } catch {
       // Malformed otherwise too: report the first error.
     }
-    if (doc) return compilableAsRegExp(doc) as Document;
+    if (doc) return markIntegralDoubles(bytes, compilableAsRegExp(doc) as Document);
     throw new WireProtocolError(`invalid BSON: ${error instanceof Error ? error.message : String(error)}`, requestId);
   }
 }

@@ -30,6 +30,9 @@ const FIXED_SIZE: Readonly<Record<number, number>> = {
  * leaving the error to the decoder.
  */
 export function nestsDeeperThan(bytes: Uint8Array, limit = MAX_BSON_DEPTH): boolean {
+  // Each level below the top costs at least 7 bytes (type, empty name, length, terminator): most
+  // commands are too short to nest too deep, and need no walk.
+  if (bytes.length < 5 + 7 * (limit + 1)) return false;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const int32 = (at: number): number => (at + 4 <= bytes.length ? view.getInt32(at, true) : -1);
   const afterCString = (at: number): number => {

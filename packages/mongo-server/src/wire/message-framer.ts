@@ -11,6 +11,10 @@ export class MessageFramer {
 
   /** Adds received bytes and returns every frame now complete (throws WireProtocolError on a bad length). */
   push(data: Buffer): Buffer[] {
+    if (this.buffered === 0 && data.length >= HEADER_SIZE && data.readInt32LE(0) === data.length) {
+      // The usual read: exactly one whole request, nothing buffered before it.
+      if (data.length <= MAX_MESSAGE_SIZE) return [data];
+    }
     this.chunks.push(data);
     this.buffered += data.length;
     const frames: Buffer[] = [];

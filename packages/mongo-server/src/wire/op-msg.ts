@@ -77,9 +77,12 @@ export function parseOpMsg(frame: Buffer): OpMsgRequest {
 
 let nextRequestId = 1;
 
+/** `{ ok: 1 }`, the whole reply of ping, endSessions and most admin commands, encoded once. */
+const OK_REPLY = encodeDocument({ ok: 1 });
+
 /** Encodes an OP_MSG reply with a single body section (`flags`: `moreToCome` for a reply of an exhaust stream). */
 export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buffer {
-  const doc = encodeDocument(body);
+  const doc = body.ok === 1 && Object.keys(body).length === 1 ? OK_REPLY : encodeDocument(body);
   const length = HEADER_SIZE + 4 + 1 + doc.length;
   const out = Buffer.allocUnsafe(length);
   out.writeInt32LE(length, 0);

@@ -72,6 +72,7 @@ export class WireConnection {
     socket.on('error', () => socket.destroy());
     socket.once('close', () => {
       this.info.closed = true;
+      this.info.onClose?.();
       clearTimeout(this.delayTimer);
       this.pending = [];
     });
@@ -86,7 +87,7 @@ export class WireConnection {
 
   private onData(data: Buffer): void {
     try {
-      this.pending.push(...this.framer.push(data));
+      for (const frame of this.framer.push(data)) this.pending.push(frame);
     } catch (error) {
       this.fail(error);
       return;
@@ -133,20 +134,21 @@ export class WireConnection {
       );
       return;
     }
-    const send = (): void => {
-      if (outcome.closeConnection) this.socket.destroy();
-      else if (expectsReply && outcome.reply) this.socket.write(encode(outcome.reply));
-    };
     if (!outcome.delayMS) {
-      send();
+      this.send(outcome, encode, expectsReply);
       return;
     }
     this.delayTimer = setTimeout(() => {
       this.delayTimer = undefined;
       if (this.socket.destroyed) return;
-      this.guarded(send);
+      this.guarded(() => this.send(outcome, encode, expectsReply));
       this.runPending();
     }, outcome.delayMS);
+  }
+
+  private send(outcome: CommandOutcome, encode: (reply: Document) => Buffer, expectsReply: boolean): void {
+    if (outcome.closeConnection) this.socket.destroy();
+    else if (expectsReply && outcome.reply) this.socket.write(encode(outcome.reply));
   }
 
   /**

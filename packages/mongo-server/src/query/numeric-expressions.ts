@@ -1,0 +1,170 @@
+import { evalExpr } from 'mingo/core';
+import * as expressionOperators from 'mingo/operators/expression';
+import { $push, $stdDevPop, $stdDevSamp } from 'mingo/operators/accumulator';
+import type { Options } from 'mingo/types';
+
+import { numericType, storedDouble, toDouble, unwrapNumber } from './numeric-types.js';
+
+type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+/**
+ * When an operator's numeric result is a double: `widest` when any operand
+ * is one (`$add: [5, 1.0]` is `6.0`), `always` ($divide, $sqrt, …), `first`
+ * when the value operand is ($floor of `5.5` is `5.0`); `never` for
+ * operators that only need to see a double as a number (`$toString`, `$in`).
+ */
+type DoubleRule = 'widest' | 'always' | 'first' | 'never';
+
+const RULES: Readonly<Record<string, DoubleRule>> = {
+  $add: 'widest',
+  $subtract: 'widest',
+  $multiply: 'widest',
+  $mod: 'widest',
+  $pow: 'widest',
+  $divide: 'always',
+  $sqrt: 'always',
+  $exp: 'always',
+  $ln: 'always',
+  $log: 'always',
+  $log10: 'always',
+  $toDouble: 'always',
+  $abs: 'first',
+  $ceil: 'first',
+  $floor: 'first',
+  $trunc: 'first',
+  $round: 'first',
+  $toString: 'never',
+  $convert: 'never',
+  $sortArray: 'never',
+  $toInt: 'never',
+  $toLong: 'never',
+  $toDecimal: 'never',
+  $toBool: 'never',
+  $isNumber: 'never',
+  $in: 'never',
+  $indexOfArray: 'never',
+  $arrayElemAt: 'never',
+  $slice: 'never',
+  $range: 'never',
+  $substr: 'never',
+  $substrBytes: 'never',
+  $substrCP: 'never',
+  $setEquals: 'never',
+  $setIntersection: 'never',
+  $setUnion: 'never',
+  $setDifference: 'never',
+  $setIsSubset: 'never',
+  $bitAnd: 'never',
+  $bitOr: 'never',
+  $bitXor: 'never',
+  $bitNot: 'never',
+};
+
+function isDouble(value: unknown): boolean {
+  return numericType(value) === 'double';
+}
+
+/** Evaluated operands as the literal expressions mingo expects: an array or an object of them (`$convert`), else one. */
+function literals(args: unknown, literal: (value: unknown) => unknown): unknown {
+  if (Array.isArray(args)) return args.map(literal);
+  if (args !== null && typeof args === 'object' && Object.getPrototypeOf(args) === Object.prototype) {
+    return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, literal(value)]));
+  }
+  return literal(args);
+}
+
+/** `value` with `Double` markers made JS numbers, in arrays and documents too (`$in: [5.0, [5]]`). */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    // Defined, not assigned: a key named "__proto__" stays an own field.
+    for (const [key, field] of Object.entries(value)) {
+      Object.defineProperty(out, key, { value: plain(field), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return unwrapNumber(value);
+}
+
+/**
+ * mingo's expression operator `name` (one whose operands are values, not
+ * sub-expressions to run later as `$map`'s `in`), given its operands as plain JS numbers
+ * (it takes a `Double` marker for a non-number) and with its result typed as
+ * MongoDB types it: a double result that would pass for an int32 comes back
+ * as a `Double` marker.
+ */
+function typedArithmetic(name: string, rule: DoubleRule): ExpressionOperator {
+  const operator = (expressionOperators as unknown as Record<string, ExpressionOperator>)[name]!;
+  return (obj, expr, options) => {
+    const args: unknown = evalExpr(obj, expr, options);
+    const list: unknown[] = Array.isArray(args) ? args : [args];
+    const double =
+      rule === 'always' || (rule === 'first' ? isDouble(list[0]) : rule === 'widest' && list.some(isDouble));
+    // Each operand as a literal, so mingo does not evaluate the expression a second time.
+    const literal = (value: unknown) => ({ $literal: plain(value) });
+    const result = operator(obj, literals(args, literal), options);
+    return double && typeof result === 'number' ? storedDouble(result) : result;
+  };
+}
+
+/** Arithmetic and number-reading expression operators that take a `Double` marker as the number it is (see {@link DoubleRule}). */
+export const NUMERIC_EXPRESSION_OPERATORS: Readonly<Record<string, ExpressionOperator>> = Object.fromEntries(
+  Object.entries(RULES).map(([name, rule]) => [name, typedArithmetic(name, rule)]),
+);
+
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The numbers among an accumulator's values (its expression per document, or an expression's array). */
+function numbers(collection: unknown[], expr: unknown, options: Options): unknown[] {
+  const values = ($push as (c: unknown[], e: unknown, o: Options) => unknown[])(collection, expr, options);
+  return values.filter((value) => {
+    const type = numericType(value);
+    return type !== undefined && type !== 'decimal';
+  });
+}
+
+/**
+ * `$sum` with MongoDB's result type: int32 while the total fits, then Int64
+ * (then double); Int64 when a long is summed; a double as soon as one is (`$sum` of `5.0`
+ * is `5.0`). Non-numbers are ignored, as in MongoDB.
+ */
+function sum(collection: unknown[], expr: unknown, options: Options): unknown {
+  const values = numbers(collection, expr, options);
+  if (values.some(isDouble)) return storedDouble(values.reduce<number>((total, v) => total + toDouble(v), 0));
+  let total = 0n;
+  for (const value of values) total += typeof value === 'bigint' ? value : BigInt(String(value));
+  // Past Int64, MongoDB goes on in double.
+  if (total < INT64_MIN || total > INT64_MAX) return Number(total);
+  const hasLong = values.some((value) => numericType(value) === 'long');
+  return hasLong || total < INT32_MIN || total > INT32_MAX ? total : Number(total);
+}
+
+/** `$avg`: always a double (MongoDB's `$avg` of `[2, 4]` is `3.0`), null without numbers. */
+function avg(collection: unknown[], expr: unknown, options: Options): unknown {
+  const values = numbers(collection, expr, options);
+  if (values.length === 0) return null;
+  return storedDouble(values.reduce<number>((total, v) => total + toDouble(v), 0) / values.length);
+}
+
+type AccumulatorOperator = (collection: unknown[], expr: unknown, options: Options) => unknown;
+
+/** mingo's `$stdDevPop`/`$stdDevSamp` over the values as JS numbers; the answer is a double. */
+function standardDeviation(operator: AccumulatorOperator): AccumulatorOperator {
+  return (collection, expr, options) => {
+    const values = ($push as AccumulatorOperator)(collection, expr, options) as unknown[];
+    const result = operator(values.map(plain), null, options);
+    return typeof result === 'number' ? storedDouble(result) : result;
+  };
+}
+
+/** `$sum`, `$avg`, `$stdDevPop`, `$stdDevSamp` accumulators (and, through mingo's fallback, expressions) with MongoDB's result types. */
+export const NUMERIC_ACCUMULATOR_OPERATORS = {
+  $sum: sum,
+  $avg: avg,
+  $stdDevPop: standardDeviation($stdDevPop as AccumulatorOperator),
+  $stdDevSamp: standardDeviation($stdDevSamp as AccumulatorOperator),
+};
