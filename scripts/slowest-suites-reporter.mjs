@@ -1,9 +1,29 @@
 // A Jest reporter that prints, after a run, the suites that took longest (wall
 // time of each suite in its worker) and their share of the sum: where to look
 // first when `npm test` gets slow. SLOWEST_SUITES sets how many (default 10).
+// It ends with the run's own wall time and, for a run of the whole suite,
+// whether that is within the target (reporter option `targetSeconds`, #14),
+// with the machine's load average: a busy machine explains a missed target.
+import { availableParallelism, loadavg } from 'node:os';
 
-/** Prints the slowest test suites at the end of a run. */
+/** Prints the slowest test suites and the run's wall time at the end of a run. */
 export default class SlowestSuitesReporter {
+  /**
+   * @param {import('@jest/types').Config.GlobalConfig} globalConfig
+   * @param {{ targetSeconds?: number }} [options]
+   */
+  constructor(globalConfig, options = {}) {
+    this.globalConfig = globalConfig;
+    this.targetSeconds = options.targetSeconds;
+  }
+
+  /** Whether this run is the whole suite: no path pattern, no test name pattern, no changed-files filter. */
+  wholeSuite() {
+    const { testPathPatterns, testNamePattern, onlyChanged, onlyFailures, findRelatedTests } = this.globalConfig;
+    const paths = typeof testPathPatterns?.isSet === 'function' ? testPathPatterns.isSet() : testPathPatterns?.length;
+    return !paths && !testNamePattern && !onlyChanged && !onlyFailures && !findRelatedTests;
+  }
+
   onRunComplete(_contexts, results) {
     const count = Number(process.env.SLOWEST_SUITES ?? 10);
     const root = `${process.cwd()}/`;
@@ -21,8 +41,18 @@ export default class SlowestSuitesReporter {
         (suite) =>
           `  ${(suite.ms / 1000).toFixed(1).padStart(6)} s  ${((100 * suite.ms) / total).toFixed(0).padStart(3)}%  ${suite.path}`,
       );
+    const wall = (Date.now() - results.startTime) / 1000;
+    let verdict = '';
+    if (this.targetSeconds && this.wholeSuite()) {
+      verdict =
+        wall <= this.targetSeconds
+          ? ` — within the ${this.targetSeconds} s target`
+          : ` — OVER the ${this.targetSeconds} s target by ${(wall - this.targetSeconds).toFixed(0)} s`;
+    }
     process.stderr.write(
-      `\nSlowest suites (${(total / 1000).toFixed(0)} s of suite time in all):\n${lines.join('\n')}\n`,
+      `\nSlowest suites (${(total / 1000).toFixed(0)} s of suite time in all):\n${lines.join('\n')}\n` +
+        `Wall time: ${wall.toFixed(1)} s for ${suites.length} suite(s), maxWorkers ${this.globalConfig.maxWorkers}${verdict} ` +
+        `(load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores)\n`,
     );
   }
 }

@@ -3,18 +3,25 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
+import { EventEmitter } from 'node:events';
 import { runInThisContext } from 'node:vm';
 import type { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
-import { SERVER_SELECTION_TIMEOUT_MS } from '../../sample-app/app.module.js';
 import { CATALOG_PLATFORMS, startCatalogOnOwnServer } from './catalog-test-app.js';
 
+/**
+ * The app's server selection timeout in this spec. Every 503 waits for one server
+ * selection to give up, so the app's own 2 s (SERVER_SELECTION_TIMEOUT_MS) would
+ * only make the test wait; the fail-fast bound below scales with it.
+ */
+const SERVER_SELECTION_TIMEOUT_MS = 500;
 const UNAVAILABLE = { statusCode: 503, message: 'database unavailable, try again', error: 'Service Unavailable' };
 /** A request waits for server selection at most once; anything much longer would be a hang. */
 const FAIL_FAST_MS = SERVER_SELECTION_TIMEOUT_MS + 1500;
 /** Client-side limit of one request: far beyond FAIL_FAST_MS, so that a hang shows as status 0, not as a stuck test. */
 const HANG_MS = 3 * FAIL_FAST_MS;
-const OUTAGE_MS = 2 * SERVER_SELECTION_TIMEOUT_MS;
+/** The outage lasts until every loop has had a 503 for an order sent after the cut, at most this long. */
+const OUTAGE_MS = 3 * FAIL_FAST_MS;
 const RECOVERY_MS = 10_000;
 /** Concurrent clients, each sending its next order as soon as the previous one is answered. */
 const LOOPS = 4;
@@ -30,8 +37,6 @@ interface Outcome {
   number?: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Kills the database in the middle of a continuous stream of orders and brings
  * it back. This needs a server the test controls, so it always runs on the
@@ -45,7 +50,11 @@ describe.each(CATALOG_PLATFORMS)('catalog when the database dies under a stream 
   const http = () => request(url);
 
   beforeAll(async () => {
-    ({ server, app, url, productId } = await startCatalogOnOwnServer(platform, { dbName: 'faults', clock: () => NOW }));
+    ({ server, app, url, productId } = await startCatalogOnOwnServer(platform, {
+      dbName: 'faults',
+      clock: () => NOW,
+      mongoose: { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS },
+    }));
   });
   afterAll(async () => {
     await app?.close();
@@ -60,6 +69,8 @@ describe.each(CATALOG_PLATFORMS)('catalog when the database dies under a stream 
     realProcess.on('unhandledRejection', unhandled);
     try {
       const outcomes: Outcome[] = [];
+      /** Emits 'outcome' after each answer: what the waits below wake up on. */
+      const answers = new EventEmitter();
       let stop = false;
       const stream = Array.from({ length: LOOPS }, async (_, loop) => {
         while (!stop) {
@@ -81,21 +92,38 @@ describe.each(CATALOG_PLATFORMS)('catalog when the database dies under a stream 
             ...res,
             number: match ? Number(match[1]) : undefined,
           });
+          answers.emit('outcome');
         }
       });
       const created = () => outcomes.filter((o) => o.status === 201).length;
-      const waitFor = async (what: string, done: () => boolean, ms: number) => {
-        const until = performance.now() + ms;
-        while (!done()) {
-          if (performance.now() > until) throw new Error(`${what}: not within ${ms} ms`);
-          await sleep(10);
-        }
-      };
+      /** Resolves once `done()` holds, checked after each answer. */
+      const waitFor = (what: string, done: () => boolean, ms: number) =>
+        new Promise<void>((resolve, reject) => {
+          const finish = (error?: Error) => {
+            clearTimeout(timer);
+            answers.off('outcome', check);
+            if (error) reject(error);
+            else resolve();
+          };
+          const check = () => {
+            if (done()) finish();
+          };
+          const timer = setTimeout(() => finish(new Error(`${what}: not within ${ms} ms`)), ms);
+          answers.on('outcome', check);
+          check();
+        });
 
       await waitFor('20 orders before the outage', () => created() >= 20, 10_000);
       const cut = performance.now();
       await server.close(); // keeps the data; listen() later serves it again on the same port
-      await sleep(OUTAGE_MS);
+      // Down until every loop was refused an order it sent after the cut (what the checks below need).
+      const refusedAfterCut = (loop: number) =>
+        outcomes.some((o) => o.loop === loop && o.started >= cut && o.status === 503);
+      await waitFor(
+        'a 503 for an order sent during the outage, on every loop',
+        () => Array.from({ length: LOOPS }, (_, loop) => loop).every(refusedAfterCut),
+        OUTAGE_MS,
+      );
       const back = performance.now();
       await server.listen();
       const recovered = () => outcomes.some((o) => o.status === 201 && o.started >= back);

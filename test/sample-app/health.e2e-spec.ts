@@ -51,7 +51,13 @@ describe.each(CATALOG_PLATFORMS)('health and database state on %s', (platform) =
   const health = () => request(url).get('/health');
 
   beforeAll(async () => {
-    ({ server, app, url } = await startCatalogOnOwnServer(platform, { dbName: 'health', logger }));
+    // A health check while the database is down may wait for one server selection: 500 ms
+    // instead of the app's 2 s (SERVER_SELECTION_TIMEOUT_MS), which would only make the test wait.
+    ({ server, app, url } = await startCatalogOnOwnServer(platform, {
+      dbName: 'health',
+      logger,
+      mongoose: { serverSelectionTimeoutMS: 500 },
+    }));
   });
   afterAll(async () => {
     await app?.close();

@@ -27,14 +27,29 @@ function start(env: Record<string, string>): {
   return { child, output: () => text, exited };
 }
 
-async function waitFor(output: () => string, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  const started = Date.now();
-  for (;;) {
-    const match = output().match(pattern);
-    if (match) return match;
-    if (Date.now() - started > timeoutMs) throw new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Resolves with the first match of `pattern` in what `run` printed, checked on each chunk it prints. */
+function waitFor(run: ReturnType<typeof start>, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error, match?: RegExpMatchArray) => {
+      clearTimeout(timer);
+      run.child.stdout!.off('data', check);
+      run.child.off('exit', exited);
+      if (error) reject(error);
+      else resolve(match!);
+    };
+    const check = () => {
+      const match = run.output().match(pattern);
+      if (match) done(undefined, match);
+    };
+    const exited = () => done(new Error(`exited before ${pattern}; output:\n${run.output()}`));
+    const timer = setTimeout(
+      () => done(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${run.output()}`)),
+      timeoutMs,
+    );
+    run.child.stdout!.on('data', check);
+    run.child.once('exit', exited);
+    check();
+  });
 }
 
 describe('catalog lifecycle', () => {
@@ -47,7 +62,7 @@ describe('catalog lifecycle', () => {
     it('should serve within 15 s on the embedded database, log what it runs on, and stop cleanly on SIGTERM', async () => {
       const started = Date.now();
       run = start({ PORT: '0' });
-      const [, url] = await waitFor(run.output, /Ready in \d+ ms: (http:\/\/localhost:\d+)/, 15_000);
+      const [, url] = await waitFor(run, /Ready in \d+ ms: (http:\/\/localhost:\d+)/, 15_000);
       expect(Date.now() - started).toBeLessThan(15_000);
       const [first, second] = run
         .output()

@@ -4,9 +4,14 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import request from 'supertest';
-import { SERVER_SELECTION_TIMEOUT_MS } from '../../sample-app/app.module.js';
 import { CATALOG_PLATFORMS, startCatalogOnOwnServer } from './catalog-test-app.js';
 
+/**
+ * The app's server selection timeout in this spec. Every 503 waits for one server
+ * selection to give up, so the app's own 2 s (SERVER_SELECTION_TIMEOUT_MS) would
+ * only make the test wait; the fail-fast bounds below scale with it.
+ */
+const SERVER_SELECTION_TIMEOUT_MS = 500;
 const UNAVAILABLE = { statusCode: 503, message: 'database unavailable, try again', error: 'Service Unavailable' };
 /** GET /health adds which dependency is down. */
 const HEALTH_DOWN = { ...UNAVAILABLE, dependencies: { database: 'down' } };
@@ -48,7 +53,7 @@ describe.each(CATALOG_PLATFORMS)('catalog during a database outage on %s', (plat
   beforeAll(async () => {
     ({ server, app, url, productId } = await startCatalogOnOwnServer(platform, {
       dbName: 'outage',
-      mongoose: { monitorCommands: true },
+      mongoose: { monitorCommands: true, serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS },
       clock: () => new Date('2026-12-02T12:00:00Z'),
     }));
   });

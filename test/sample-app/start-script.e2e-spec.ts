@@ -4,6 +4,7 @@
  * its port and leaves no process behind; start.mjs ends as the app ended.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -16,6 +17,11 @@ interface Launched {
   output(): string;
   /** How the launched process ended. */
   ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * When its stdout and stderr are closed: the processes it started inherit them,
+   * so this is when every one of them has exited (or closed them).
+   */
+  closed: Promise<unknown>;
 }
 
 /** Runs `command` in the repository with PORT=0 and the embedded database, collecting what it prints. */
@@ -33,18 +39,34 @@ function launch(command: string, args: string[], env: Record<string, string> = {
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { child, output: () => text, ended };
+  // (A stream error is left to `gone()`'s look at each pid.)
+  const closed = Promise.all([once(child.stdout!, 'close'), once(child.stderr!, 'close')]).catch(() => undefined);
+  return { child, output: () => text, ended, closed };
 }
 
 /** The app's process id (from Nest's log prefix) and URL, once it logs "Ready in N ms: URL —". */
-async function ready(run: Launched): Promise<{ appPid: number; url: string }> {
-  const started = Date.now();
-  for (;;) {
-    const match = /\[Nest\] (\d+) .*\[Catalog\] Ready in \d+ ms: (http:\/\/\S+) —/.exec(run.output());
-    if (match) return { appPid: Number(match[1]), url: match[2]! };
-    if (Date.now() - started > READY_MS) throw new Error(`not ready within ${READY_MS} ms:\n${run.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function ready(run: Launched): Promise<{ appPid: number; url: string }> {
+  const pattern = /\[Nest\] (\d+) .*\[Catalog\] Ready in \d+ ms: (http:\/\/\S+) —/;
+  return new Promise((resolve, reject) => {
+    const stdout = run.child.stdout!;
+    const done = (error?: Error, value?: { appPid: number; url: string }) => {
+      clearTimeout(timer);
+      stdout.off('data', check);
+      run.child.off('exit', exited);
+      if (error) reject(error);
+      else resolve(value!);
+    };
+    // Checked on each chunk it prints (this listener runs after the one that collects the output).
+    const check = () => {
+      const match = pattern.exec(run.output());
+      if (match) done(undefined, { appPid: Number(match[1]), url: match[2]! });
+    };
+    const exited = () => done(new Error(`exited before it was ready:\n${run.output()}`));
+    const timer = setTimeout(() => done(new Error(`not ready within ${READY_MS} ms:\n${run.output()}`)), READY_MS);
+    stdout.on('data', check);
+    run.child.once('exit', exited);
+    check();
+  });
 }
 
 /** The process state letter in /proc (`Z` for a zombie), or undefined once the process is gone. */
@@ -68,14 +90,21 @@ function parentOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-/** Waits until none of `pids` runs (a zombie no longer runs), for at most GONE_MS. */
-async function gone(pids: number[]): Promise<void> {
+/**
+ * Waits until none of `pids` runs (a zombie no longer runs), for at most GONE_MS:
+ * first for `run`'s output pipes to close (the event of the last of its processes
+ * exiting), then looks at each pid, again briefly if one is still on its way out.
+ */
+async function gone(run: Launched, pids: number[]): Promise<void> {
   const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([run.closed, new Promise((resolve) => (timer = setTimeout(resolve, GONE_MS)))]);
+  clearTimeout(timer);
   for (;;) {
     const running = pids.filter((pid) => ![undefined, 'Z'].includes(processState(pid)));
     if (running.length === 0) return;
     if (Date.now() - started > GONE_MS) throw new Error(`still running after ${GONE_MS} ms: ${running.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -115,7 +144,7 @@ describe('npm start and scripts/start.mjs', () => {
       run.child.kill(signal);
       // Nest re-raises the signal after shutting down; start.mjs dies of it too, as a shell expects.
       expect(await run.ended).toEqual({ code: null, signal });
-      await gone([run.child.pid!, appPid]);
+      await gone(run, [run.child.pid!, appPid]);
       expect(await listening(url)).toBe(false);
       expect(run.output()).toContain(`${signal}: HTTP server, mongoose connection and database closed`);
     },
@@ -135,7 +164,7 @@ describe('npm start and scripts/start.mjs', () => {
 
       run.child.kill('SIGTERM');
       await run.ended;
-      await gone([run.child.pid!, startScript, appPid]);
+      await gone(run, [run.child.pid!, startScript, appPid]);
       expect(await listening(url)).toBe(false);
       expect(run.output()).toContain('SIGTERM: HTTP server, mongoose connection and database closed');
     },
