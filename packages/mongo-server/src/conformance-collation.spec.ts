@@ -9,7 +9,7 @@
 import { type Collection, type CollationOptions, type Document, MongoServerError } from 'mongodb';
 import mongoose from 'mongoose';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { useDriverFixture, rejection } from './conformance.fixture.js';
 import { accessPath, winningPlan } from './explain-plan.fixture.js';
 
 const fx = useDriverFixture();
@@ -30,15 +30,6 @@ async function fruits(name = 'fruits') {
   const c = await freshRows(name);
   await c.insertMany(FRUITS.map((name, i) => ({ _id: i, name, n: i })));
   return c;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof MongoServerError)) throw new Error(`expected a MongoServerError, got ${String(error)}`);
-  return error;
 }
 
 const names = (docs: Document[]) => docs.map((doc) => doc.name as string);

@@ -6,20 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 
-import { Binary, type ClientSession, type Document, MongoServerError } from 'mongodb';
+import { Binary, type ClientSession, type Document } from 'mongodb';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { useDriverFixture, rejection } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
-
-async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof MongoServerError)) throw new Error(`expected a MongoServerError, got ${String(error)}`);
-  return error;
-}
 
 function listLocalSessions(spec: unknown, rest: Document[] = []): Promise<Document[]> {
   return fx.client

@@ -5,21 +5,12 @@
  * only compared with each other: the embedded server's are not mongod's
  * exact numbers. Runs against a real replica set via MONGO_URL too.
  */
-import { type Collection, type Document, MongoServerError } from 'mongodb';
+import { type Collection, type Document } from 'mongodb';
 import mongoose from 'mongoose';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { useDriverFixture, rejection } from './conformance.fixture.js';
 
 const fx = useDriverFixture({ transactions: true });
-
-async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof MongoServerError)) throw new Error(`expected a MongoServerError, got ${String(error)}`);
-  return error;
-}
 
 const ARTICLES = [
   { _id: 1, title: 'Coffee shop', body: 'The best coffee in town' },

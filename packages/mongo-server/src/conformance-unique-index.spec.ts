@@ -6,18 +6,9 @@
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import mongoose from 'mongoose';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { useDriverFixture, rejection } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
-
-async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof MongoServerError)) throw new Error(`expected a MongoServerError, got ${String(error)}`);
-  return error;
-}
 
 describe('duplicate key shapes', () => {
   it('insert: writeErrors entry with code, errmsg, keyPattern, keyValue; nothing written', async () => {

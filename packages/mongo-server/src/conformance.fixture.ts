@@ -1,4 +1,4 @@
-import { type Collection, type Db, MongoClient, type MongoClientOptions } from 'mongodb';
+import { type Collection, type Db, MongoClient, type MongoClientOptions, MongoServerError } from 'mongodb';
 import { startTestMongo, type StartTestMongoOptions, type TestMongo } from './start-test-mongo.js';
 
 /** What a conformance suite works with; valid from its `beforeAll` on. */
@@ -55,4 +55,14 @@ export function useDriverFixture(options: DriverFixtureOptions = {}): DriverFixt
       return db.collection(name);
     },
   };
+}
+
+/** The server error `promise` is rejected with; fails the test when it resolves or fails otherwise. */
+export async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof MongoServerError)) throw new Error(`expected a MongoServerError, got ${String(error)}`);
+  return error;
 }
