@@ -156,6 +156,12 @@ function candidates(
   changes: Map<string, Document | null> | undefined,
   stats: QueryStats,
 ): string[] {
+  if (plan.kind === 'IDHACK' && !changes) {
+    // One key at most: nothing to order.
+    const idKey = encodeIndexValue(plan.id);
+    stats.keysExamined++;
+    return store.seqOf(idKey) === undefined ? [] : [idKey];
+  }
   const found = new Map<string, number>();
   if (plan.kind === 'IDHACK') {
     const idKey = encodeIndexValue(plan.id);

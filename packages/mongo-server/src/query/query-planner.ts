@@ -64,17 +64,20 @@ export interface PlanRequest {
   readonly collation?: Document;
 }
 
+/** The `_id_` index of `collection`, as the planner sees it. */
+function idIndex(collection: CollectionStore): PlannableIndex {
+  return {
+    name: ID_INDEX_SPEC.name,
+    keyPattern: ID_INDEX_SPEC.key,
+    unique: true,
+    sparse: false,
+    ordered: collection.idIndex,
+  };
+}
+
 /** The indexes of `collection` the planner may use, `_id_` first. */
 export function plannableIndexes(collection: CollectionStore): PlannableIndex[] {
-  const indexes: PlannableIndex[] = [
-    {
-      name: ID_INDEX_SPEC.name,
-      keyPattern: ID_INDEX_SPEC.key,
-      unique: true,
-      sparse: false,
-      ordered: collection.idIndex,
-    },
-  ];
+  const indexes: PlannableIndex[] = [idIndex(collection)];
   for (const index of collection.indexes.values()) {
     if (!index.ordered) continue;
     indexes.push({
@@ -219,6 +222,13 @@ export function planQuery(
   collation?: Collation,
 ): QueryPlan {
   if (!collection) return { kind: 'COLLSCAN' };
+  if (request.hint === undefined || request.hint === null) {
+    // IDHACK first: a look-up by `_id` needs neither the other indexes nor the filter's bounds.
+    const id = simpleIdValue(request.filter);
+    if (id && !request.skip && (!collation || !isCollatable(id.id))) {
+      return { kind: 'IDHACK', id: id.id, index: idIndex(collection) };
+    }
+  }
   const indexes = plannableIndexes(collection);
   const hinted = hintedIndex(indexes, request.hint);
   if (hinted === 'natural') return { kind: 'COLLSCAN' };
