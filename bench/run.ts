@@ -1,7 +1,11 @@
 /**
  * `npm run bench`: runs every `*.bench.ts` in this folder (or those named on
- * the command line) in one process and prints one report: the machine, the
- * package versions, and for each benchmark its rows as ratios to its baseline.
+ * the command line) in one process and prints one report: the machine, its
+ * load average at the start and the end, the package versions, and for each
+ * benchmark a table (wall and, where measured, CPU-time speed per row, ratios
+ * to its baseline) followed by each target's verdict. The tables are
+ * formatted as Prettier formats Markdown, so BENCHMARKS.md holds them as
+ * printed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +33,22 @@ const out = (line = '') => {
   console.log(line);
 };
 
+/** Formats a Markdown table as Prettier does, so that BENCHMARKS.md can hold it unchanged. */
+function table(header: string[], right: boolean[], body: string[][]): string[] {
+  const widths = header.map((h, c) => Math.max(3, h.length, ...body.map((row) => row[c].length)));
+  const cell = (text: string, c: number) => (right[c] ? text.padStart(widths[c]) : text.padEnd(widths[c]));
+  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
+  const rule = `| ${widths.map((w, c) => (right[c] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
+  return [line(header), rule, ...body.map(line)];
+}
+
+const ops = (value: number) => Math.round(value).toLocaleString('en-US');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
 out(
   `Node ${process.version} · ${os.type()} ${os.release()} ${os.arch()} · ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length} · ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
 );
@@ -50,28 +70,60 @@ out(
     )
     .join(' · '),
 );
+out(
+  `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · load average (1 / 5 / 15 min) at start ${load()}`,
+);
 out();
 
 let missed = 0;
+const failed: string[] = [];
 for (const file of files) {
-  const mod = (await import(new URL(file, import.meta.url).href)) as { run: () => Promise<BenchTable> };
-  const table = await mod.run();
-  const base = table.rows.find((r) => r.name === table.baseline)?.opsPerSec ?? Number.NaN;
-  out(`### ${table.title}`);
-  out();
-  out('| variant | ops/s | ratio to baseline | note |');
-  out('|---|---:|---:|---|');
-  for (const row of table.rows) {
-    out(
-      `| ${row.name}${row.name === table.baseline ? ' (baseline)' : ''} | ${Math.round(row.opsPerSec).toLocaleString('en-US')} | ${(row.opsPerSec / base).toFixed(2)}× | ${row.note ?? ''} |`,
-    );
+  let result: BenchTable;
+  try {
+    const mod = (await import(new URL(file, import.meta.url).href)) as { run: () => Promise<BenchTable> };
+    result = await mod.run();
+  } catch (error) {
+    // One broken benchmark (e.g. a dependency mid-change) should not hide the others' figures.
+    failed.push(file);
+    out(`### ${file}: failed`);
+    out();
+    out('```');
+    out(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    out('```');
+    out();
+    continue;
   }
-  for (const target of table.targets ?? []) {
+  const base = result.rows.find((r) => r.name === result.baseline);
+  const withCpu = result.rows.some((r) => r.cpuOpsPerSec !== undefined);
+  out(`### ${result.title}`);
+  out();
+  const header = withCpu
+    ? ['variant', 'ops/s (wall)', 'ops/s (CPU time)', 'ratio to baseline (wall · CPU)', 'note']
+    : ['variant', 'ops/s', 'ratio to baseline', 'note'];
+  const body = result.rows.map((row) => {
+    const name = `${row.name}${row.name === result.baseline ? ' (baseline)' : ''}`;
+    const wallRatio = `${(row.opsPerSec / (base?.opsPerSec ?? Number.NaN)).toFixed(2)}×`;
+    if (!withCpu) return [name, ops(row.opsPerSec), wallRatio, row.note ?? ''];
+    const cpu = row.cpuOpsPerSec;
+    const cpuRatio =
+      cpu === undefined || base?.cpuOpsPerSec === undefined ? '—' : `${(cpu / base.cpuOpsPerSec).toFixed(2)}×`;
+    return [name, ops(row.opsPerSec), cpu === undefined ? '—' : ops(cpu), `${wallRatio} · ${cpuRatio}`, row.note ?? ''];
+  });
+  const right = withCpu ? [false, true, true, true, false] : [false, true, true, false];
+  for (const line of table(header, right, body)) out(line);
+  out();
+  for (const target of result.targets ?? []) {
     out(`- target: ${target.description} — **${target.met ? 'met' : 'missed'}**`);
     if (!target.met) missed += 1;
   }
-  out();
+  if ((result.targets ?? []).length > 0) out();
 }
+out(`load average (1 / 5 / 15 min) at the end ${load()}`);
+out();
 out(
   `${missed === 0 ? 'All targets met.' : `${missed} target(s) missed.`} Ratios above 1 are faster than the baseline.`,
 );
+if (failed.length > 0) {
+  out(`${failed.length} benchmark(s) failed to run: ${failed.join(', ')}.`);
+  process.exitCode = 1;
+}
