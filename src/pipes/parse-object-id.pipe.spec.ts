@@ -100,6 +100,21 @@ describe('ParseObjectIdPipe', () => {
         expect(new Error('after').stack).toContain('\n    at ');
       });
 
+      it('should refuse 24 characters that are not hex with the reason, leaving Error.stackTraceLimit as it was', async () => {
+        const before = Error.stackTraceLimit;
+        const error = rejection(() => pipe.transform('zzzzzzzzzzzzzzzzzzzzzzzz'));
+        expect(error.getStatus()).toBe(400);
+        expect(error.getResponse()).toMatchObject({
+          message:
+            'Validation failed (ObjectId is expected): "zzzzzzzzzzzzzzzzzzzzzzzz" has a non-hex character "z" at position 0, expected 24 hex characters (0-9, a-f)',
+        });
+        expect(Error.stackTraceLimit).toBe(before);
+        // The valid path shares that code: it too leaves the limit as it was.
+        expect(pipe.transform('507f1f77bcf86cd799439011')).toBeInstanceOf(Types.ObjectId);
+        expect(Error.stackTraceLimit).toBe(before);
+        expect(new Error('after').stack).toContain('\n    at ');
+      });
+
       it('should refuse instances when allowInstance is false', async () => {
         const error = rejection(() => new ParseObjectIdPipe({ allowInstance: false }).transform(new Types.ObjectId()));
         expect(error.getStatus()).toBe(400);
