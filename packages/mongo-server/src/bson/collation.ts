@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import * as sortedBtree from 'sorted-btree';
 
+import { wrongType as bsonFieldWrongType } from '../commands/command-arguments.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from '../query/element-operators.js';
 import { compareStrings, isSubDocument } from './bson-compare.js';
@@ -294,10 +295,7 @@ export class Collation {
    */
   static parse(raw: unknown): Collation | undefined {
     if (!isSubDocument(raw)) {
-      throw new CommandError(
-        'TypeMismatch',
-        `BSON field 'collation' is the wrong type '${typeAlias(raw)}', expected type 'object'`,
-      );
+      throw bsonFieldWrongType('collation', raw, 'object');
     }
     const spec = normalize(raw);
     if (!spec) return undefined;

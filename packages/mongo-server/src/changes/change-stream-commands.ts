@@ -1,6 +1,12 @@
 import type { Document } from 'bson';
 
-import { cursorIdArray, optionalCount, optionalDocument, optionalMaxTimeMS } from '../commands/command-arguments.js';
+import {
+  cursorIdArray,
+  optionalCount,
+  optionalDocument,
+  optionalMaxTimeMS,
+  wrongType,
+} from '../commands/command-arguments.js';
 import type { CommandContext } from '../commands/command-context.js';
 import { CommandError } from '../commands/command-error.js';
 import type { CommandLimits, CommandOutcome } from '../commands/command-router.js';
@@ -83,10 +89,7 @@ export function runChangeStreamCursorCommand(
   try {
     const collection: unknown = cmd.collection;
     if (typeof collection !== 'string') {
-      throw new CommandError(
-        'TypeMismatch',
-        `BSON field 'getMore.collection' is the wrong type '${typeAlias(collection)}', expected type 'string'`,
-      );
+      throw wrongType('getMore.collection', collection, 'string');
     }
     const request = {
       ns: `${ctx.db}.${collection}`,

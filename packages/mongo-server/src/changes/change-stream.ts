@@ -4,6 +4,7 @@ import { Binary, BSON, type Document, type Timestamp } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 
+import { wrongType } from '../commands/command-arguments.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from '../query/element-operators.js';
 import { checkPipeline } from '../query/pipeline-check.js';
@@ -75,10 +76,7 @@ function optionalBool(spec: Document, field: string): boolean {
   const value: unknown = spec[field];
   if (value === undefined) return false;
   if (typeof value !== 'boolean') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '$changeStream.${field}' is the wrong type '${typeAlias(value)}', expected type 'bool'`,
-    );
+    throw wrongType(`$changeStream.${field}`, value, 'bool');
   }
   return value;
 }
@@ -87,10 +85,7 @@ function enumField(spec: Document, field: string, values: readonly string[]): st
   const value: unknown = spec[field];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '$changeStream.${field}' is the wrong type '${typeAlias(value)}', expected type 'string'`,
-    );
+    throw wrongType(`$changeStream.${field}`, value, 'string');
   }
   if (!values.includes(value)) {
     throw new CommandError(
@@ -105,10 +100,7 @@ function tokenField(spec: Document, field: string): Document | undefined {
   const value: unknown = spec[field];
   if (value === undefined) return undefined;
   if (typeAlias(value) !== 'object') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '$changeStream.${field}' is the wrong type '${typeAlias(value)}', expected type 'object'`,
-    );
+    throw wrongType(`$changeStream.${field}`, value, 'object');
   }
   return value as Document;
 }
@@ -146,10 +138,7 @@ function startSeq(spec: Document, log: ChangeLog): number {
   const startAfter = tokenField(spec, 'startAfter');
   const startAt: unknown = spec.startAtOperationTime;
   if (startAt !== undefined && typeAlias(startAt) !== 'timestamp') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '$changeStream.startAtOperationTime' is the wrong type '${typeAlias(startAt)}', expected type 'timestamp'`,
-    );
+    throw wrongType('$changeStream.startAtOperationTime', startAt, 'timestamp');
   }
   const given = [resumeAfter, startAfter, startAt].filter((option) => option !== undefined).length;
   if (given > 1) {

@@ -5,6 +5,7 @@ import { resolve } from 'mingo/util';
 
 import { typeAlias } from '../query/element-operators.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
+import { wrongType } from './command-arguments.js';
 import { CommandError } from './command-error.js';
 
 /** Commands that take `let`, and where their filters and pipelines are. */
@@ -56,10 +57,7 @@ function bindPipeline(pipeline: unknown, vars: Variables): unknown {
 /** `let`'s variables, each evaluated once as mongod does (`{ total: { $add: [1, 2] } }` is 3). */
 function variables(raw: unknown, name: string): Variables {
   if (typeAlias(raw) !== 'object') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '${name}.let' is the wrong type '${typeAlias(raw)}', expected type 'object'`,
-    );
+    throw wrongType(`${name}.let`, raw, 'object');
   }
   const vars = new Map<string, unknown>();
   for (const [key, expr] of Object.entries(raw as Document)) {

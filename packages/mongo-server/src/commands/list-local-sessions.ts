@@ -6,6 +6,7 @@ import { allowStage, checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { sessionUserDigest } from '../session/logical-session-cache.js';
 import type { CommandContext } from './command-context.js';
+import { wrongType } from './command-arguments.js';
 import { CommandError } from './command-error.js';
 import { openCursor } from './read-commands.js';
 
@@ -13,11 +14,8 @@ const STAGE = '$listLocalSessions';
 
 allowStage(STAGE);
 
-function wrongType(field: string, value: unknown, expected: string): CommandError {
-  return new CommandError(
-    'TypeMismatch',
-    `BSON field '${STAGE}.${field}' is the wrong type '${typeAlias(value)}', expected type '${expected}'`,
-  );
+function stageWrongType(field: string, value: unknown, expected: string): CommandError {
+  return wrongType(`${STAGE}.${field}`, value, expected);
 }
 
 function requiredString(user: Document, field: 'user' | 'db'): string {
@@ -25,7 +23,7 @@ function requiredString(user: Document, field: 'user' | 'db'): string {
   if (value === undefined) {
     throw new CommandError('Location40414', `BSON field '${STAGE}.users.${field}' is missing but a required field`);
   }
-  if (typeof value !== 'string') throw wrongType(`users.${field}`, value, 'string');
+  if (typeof value !== 'string') throw stageWrongType(`users.${field}`, value, 'string');
   return value;
 }
 
@@ -49,10 +47,10 @@ function parseSpec(spec: unknown): Binary[] | undefined {
     }
   }
   if (doc.allUsers !== undefined && typeof doc.allUsers !== 'boolean')
-    throw wrongType('allUsers', doc.allUsers, 'bool');
-  if (doc.users !== undefined && !Array.isArray(doc.users)) throw wrongType('users', doc.users, 'array');
+    throw stageWrongType('allUsers', doc.allUsers, 'bool');
+  if (doc.users !== undefined && !Array.isArray(doc.users)) throw stageWrongType('users', doc.users, 'array');
   const users = ((doc.users as unknown[] | undefined) ?? []).map((user, i) => {
-    if (typeAlias(user) !== 'object') throw wrongType(`users.${i}`, user, 'object');
+    if (typeAlias(user) !== 'object') throw stageWrongType(`users.${i}`, user, 'object');
     return sessionUserDigest(requiredString(user as Document, 'user'), requiredString(user as Document, 'db'));
   });
   if (doc.allUsers === true && users.length > 0) {

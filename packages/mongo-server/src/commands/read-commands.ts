@@ -12,9 +12,8 @@ import { projectDocuments } from '../query/find-projection.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
-import { typeAlias } from '../query/element-operators.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { collectionName, cursorIdArray, optionalCount, optionalDocument } from './command-arguments.js';
+import { collectionName, cursorIdArray, optionalCount, optionalDocument, wrongType } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { explainReply } from './explain-command.js';
@@ -118,10 +117,7 @@ const getMore: CommandHandler = (cmd, ctx) => {
   const raw: unknown = cmd.getMore;
   // A non-integral double is no cursor id (BigInt() would throw a RangeError on it).
   if (typeof raw !== 'bigint' && !(typeof raw === 'number' && Number.isInteger(raw))) {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field 'getMore.getMore' is the wrong type '${typeAlias(raw)}', expected type 'long'`,
-    );
+    throw wrongType('getMore.getMore', raw, 'long');
   }
   const id = BigInt(raw);
   // Every cursor here is a plain one: maxTimeMS on getMore is only for tailable awaitData cursors.
