@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 
-import { bsonTag, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
+import { bsonTypeRank, compareBson, isSubDocument } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { compareIndexValues, INDEX_END, INDEX_START, IndexEdge } from '../store/index-key-order.js';
 
@@ -19,16 +19,9 @@ export const FULL_RANGE: IntervalList = [{ start: INDEX_START, end: INDEX_END }]
 const NULL_RANK = bsonTypeRank(null);
 const REGEX_RANK = bsonTypeRank(/re/);
 
+/** A sub-document that is not a regex (`isSubDocument` admits a RegExp, an operand here). */
 function isPlainObject(value: unknown): value is Document {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    !(value instanceof RegExp) &&
-    !(value instanceof Uint8Array) &&
-    bsonTag(value) === undefined
-  );
+  return isSubDocument(value) && !(value instanceof RegExp);
 }
 
 /** `{ $gt: 1, … }`: an object of operators rather than a document to compare with. */
