@@ -492,11 +492,11 @@ describe('SequenceService (integration)', () => {
     it('should throw a SequenceUnavailableError answering 503', async () => {
       // Port 9 (discard) on localhost: nothing listens, every connection attempt is refused.
       // The first connection fails, so mongoose buffers the counter's command: a short
-      // bufferTimeoutMS lets it give up in 200 ms instead of its default 10 s. (A documented
+      // bufferTimeoutMS lets it give up in 50 ms instead of its default 10 s. (A documented
       // connection option that mongoose's ConnectOptions type lacks.)
       const dead = mongoose.createConnection('mongodb://127.0.0.1:9/x', {
-        serverSelectionTimeoutMS: 200,
-        bufferTimeoutMS: 200,
+        serverSelectionTimeoutMS: 50,
+        bufferTimeoutMS: 50,
       } as mongoose.ConnectOptions);
       dead.on('error', () => undefined);
       await dead.asPromise().catch(() => undefined);

@@ -92,7 +92,9 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
   });
 
   it('labels a retryable error RetryableWriteError itself, so the driver retries the write once', async () => {
-    const { client: retrying, started } = await client();
+    // PrimarySteppedDown marks the server Unknown and the retry waits for the monitor's next hello: a
+    // polling monitor checks at once, where a streaming one may first finish its 10 s awaited hello.
+    const { client: retrying, started } = await client({ serverMonitoringMode: 'poll', minHeartbeatFrequencyMS: 10 });
     await arm({ times: 1 }, { failCommands: ['insert'], errorCode: 189 });
     await retrying
       .db(fx.db.databaseName)

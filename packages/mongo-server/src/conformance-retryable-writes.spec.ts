@@ -6,7 +6,11 @@
  */
 import { useDriverFixture } from './conformance.fixture.js';
 
-const fixture = useDriverFixture();
+// The injected ShutdownInProgress marks the server Unknown in the driver, and the retry waits for the
+// monitor's next hello. A streaming monitor answers only when its awaited hello ends (heartbeatFrequencyMS,
+// 10 s), so each retry took 0.5 or 10 s depending on the timing; a polling monitor with a short minimum
+// interval checks at once, on a real MongoDB as well.
+const fixture = useDriverFixture({ client: { serverMonitoringMode: 'poll', minHeartbeatFrequencyMS: 10 } });
 
 describe('retryable writes', () => {
   afterEach(async () => {
