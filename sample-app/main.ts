@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { CatalogPlatform, OrderNumbering } from './catalog-options.interface.js';
-import { createCatalogApp, DOCS_PATH } from './create-catalog-app.js';
 import { startDatabase } from './database/start-database.js';
 
 /**
@@ -27,6 +26,10 @@ async function bootstrap(): Promise<void> {
   if (process.env.MONGO_URL) logger.log('Database: connecting to MONGO_URL…');
   const database = await startDatabase();
   logger.log(`Database: ${database.description}`);
+  // The app (Nest's platforms, GraphQL, Swagger: seconds of CPU to load) is loaded once the
+  // environment and the database are known good, so that a mistyped PORT or an unreachable
+  // MONGO_URL is reported without that wait.
+  const { createCatalogApp, DOCS_PATH } = await import('./create-catalog-app.js');
   logger.log(`HTTP: ${platform} on port ${port}; API docs at http://localhost:${port}/${DOCS_PATH}`);
 
   let app;

@@ -1,7 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { promisify } from 'node:util';
 
 const root = new URL('../../', import.meta.url).pathname;
+let compiled: Promise<string> | undefined;
+
+/**
+ * The path of the app's compiled main.js (scripts/compile-sample.mjs): looked up
+ * once for every process a spec starts, compiled by the first spec of a run (or
+ * by `npm start`) and reused while the sources do not change. It runs in a
+ * process of its own, so that @swc/core is not loaded into Jest's module registry.
+ */
+function compiledMain(): Promise<string> {
+  compiled ??= promisify(execFile)(process.execPath, ['scripts/compile-sample.mjs'], {
+    cwd: root,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  }).then(({ stdout }) => stdout.trim());
+  return compiled;
+}
 
 /** A sample catalog running in a process of its own, as `npm start` runs it. */
 export interface CatalogProcess {
@@ -13,24 +29,20 @@ export interface CatalogProcess {
 }
 
 /**
- * Starts `sample-app/main.ts` from the TypeScript sources in a child process
- * (the same command line as `npm start`, without the wrapper) and resolves
+ * Starts `sample-app/main.ts` in a child process, compiled to JavaScript as
+ * `npm start` runs it (without the wrapper, scripts/start.mjs), and resolves
  * with its URL once it logs that it is ready.
  */
 export async function startCatalogProcess(
   env: Record<string, string>,
   readyWithinMs = 60_000,
 ): Promise<CatalogProcess> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', '@swc-node/register/esm-register', '--import', './scripts/source-alias.mjs', 'sample-app/main.ts'],
+  const child: ChildProcess = spawn(process.execPath, [await compiledMain()], {
+    cwd: root,
     // NODE_OPTIONS of the test runner (--experimental-vm-modules) are not the app's.
-    {
-      cwd: root,
-      env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+    env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -1,7 +1,10 @@
 /**
  * `npm start` → `sh -c "node scripts/start.mjs"` → the app (sample-app/main.ts):
- * one signal to start.mjs, or to npm itself, stops the app gracefully, frees
- * its port and leaves no process behind; start.mjs ends as the app ended.
+ * it serves within 15 s on the embedded database and logs what it runs on; one
+ * signal to start.mjs, or to npm itself, stops the app gracefully, frees its
+ * port and leaves no process behind; start.mjs ends as the app ended, also
+ * when the app fails to start. Each start costs seconds of CPU, so each test
+ * checks all it can on the one process it starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -108,14 +111,26 @@ async function gone(run: Launched, pids: number[]): Promise<void> {
   }
 }
 
-/** Whether anything still accepts connections at `url`. */
-async function listening(url: string): Promise<boolean> {
+/** Why GET /health at `url` got no answer (`ECONNREFUSED` once nothing listens there), or undefined if it got one. */
+async function unanswered(url: string): Promise<string | undefined> {
   try {
     await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) });
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return cause?.code ?? String(error);
   }
+}
+
+/** Status and JSON body of a request to the app. */
+async function call(url: string, path: string, body?: unknown): Promise<[number, unknown]> {
+  const res = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(5000),
+  });
+  return [res.status, await res.json()];
 }
 
 describe('npm start and scripts/start.mjs', () => {
@@ -132,20 +147,34 @@ describe('npm start and scripts/start.mjs', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
-    'should stop the app gracefully on %s to start.mjs, free its port and end of the same signal',
+    'should serve within 15 s on the embedded database, log what it runs on, then stop the app gracefully on %s to start.mjs, free its port and end of the same signal',
     async (signal) => {
+      const launched = Date.now();
       const run = launch(process.execPath, ['scripts/start.mjs']);
       started.push(run.child.pid!);
       const { appPid, url } = await ready(run);
       started.push(appPid);
+      expect(Date.now() - launched).toBeLessThan(15_000);
       expect(parentOf(appPid)).toBe(run.child.pid);
-      expect(await listening(url)).toBe(true);
+      const [first, second] = run
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('[Catalog]'));
+      expect(first).toMatch(
+        /Database: embedded in-memory MongoDB at mongodb:\/\/127\.0\.0\.1:\d+\/\?directConnection=true — data lives in memory and is lost on exit/,
+      );
+      expect(second).toContain('HTTP: express on port 0; API docs at');
+      expect(await call(url, '/health')).toEqual([200, { status: 'ok', dependencies: { database: 'up' } }]);
+      expect(await call(url, '/categories', { name: 'Smoke' })).toEqual([
+        201,
+        expect.objectContaining({ name: 'Smoke' }),
+      ]);
 
       run.child.kill(signal);
       // Nest re-raises the signal after shutting down; start.mjs dies of it too, as a shell expects.
       expect(await run.ended).toEqual({ code: null, signal });
       await gone(run, [run.child.pid!, appPid]);
-      expect(await listening(url)).toBe(false);
+      expect(await unanswered(url)).toBe('ECONNREFUSED');
       expect(run.output()).toContain(`${signal}: HTTP server, mongoose connection and database closed`);
     },
     READY_MS + 2 * GONE_MS,
@@ -162,10 +191,12 @@ describe('npm start and scripts/start.mjs', () => {
       started.push(startScript);
       expect(startScript).not.toBe(run.child.pid); // npm → sh → node scripts/start.mjs → the app
 
+      expect(await unanswered(url)).toBeUndefined();
+
       run.child.kill('SIGTERM');
       await run.ended;
       await gone(run, [run.child.pid!, startScript, appPid]);
-      expect(await listening(url)).toBe(false);
+      expect(await unanswered(url)).toBe('ECONNREFUSED');
       expect(run.output()).toContain('SIGTERM: HTTP server, mongoose connection and database closed');
     },
     READY_MS + 2 * GONE_MS,
@@ -178,6 +209,24 @@ describe('npm start and scripts/start.mjs', () => {
       started.push(run.child.pid!);
       expect(await run.ended).toEqual({ code: 1, signal: null });
       expect(run.output()).toContain('Could not start: PORT must be a port number (0-65535), got "eighty"');
+    },
+    READY_MS,
+  );
+
+  it(
+    'should exit with a hint, in one line and without the password, when MONGO_URL points nowhere',
+    async () => {
+      const run = launch(process.execPath, ['scripts/start.mjs'], {
+        MONGO_URL: 'mongodb://user:secret@127.0.0.1:1/catalog',
+      });
+      started.push(run.child.pid!);
+      expect(await run.ended).toEqual({ code: 1, signal: null });
+      expect(run.output()).toContain(
+        'Could not start: MongoDB at mongodb://127.0.0.1:1/catalog does not answer (connect ECONNREFUSED 127.0.0.1:1). ' +
+          'With MONGO_URL set, check that MongoDB runs there; unset it to use the embedded in-memory server.',
+      );
+      expect(run.output()).not.toContain('secret');
+      expect(run.output()).not.toContain('    at '); // one line, no stack trace
     },
     READY_MS,
   );
