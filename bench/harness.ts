@@ -9,6 +9,9 @@
  * less) both kept, and each ratio taken round by round so that its range
  * over the rounds can be printed next to its median.
  */
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 export interface BenchRow {
   /** What was measured, e.g. "nestjs-objectid ParseObjectIdPipe". */
   name: string;
@@ -148,20 +151,35 @@ export class Rounds {
   }
 }
 
+let gc: (() => void) | undefined;
+
+/** A full garbage collection (`--expose-gc` is set at run time, once). */
+function collectGarbage(): void {
+  gc ??= (() => {
+    v8.setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  })();
+  gc();
+}
+
 /**
  * Measures several contenders in `rounds` rounds of `ms` each, rotating which
  * one goes first every round, so that neither a noisy neighbour, nor the
  * garbage of the one before, nor JIT warm-up order favours any of them.
+ * With `gc`, a full garbage collection precedes each sample, so that no
+ * contender pays for collecting (or marking) what the one before it left in
+ * the heap; each still pays for all it allocates in its own sample.
  */
 export async function measureRounds(
   variants: Record<string, () => number | Promise<number>>,
-  { rounds = 9, ms = 300 }: { rounds?: number; ms?: number } = {},
+  { rounds = 9, ms = 300, gc = false }: { rounds?: number; ms?: number; gc?: boolean } = {},
 ): Promise<Rounds> {
   const names = Object.keys(variants);
   const samples: Record<string, Sample[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round += 1) {
     for (let k = 0; k < names.length; k += 1) {
       const name = names[(round + k) % names.length];
+      if (gc) collectGarbage();
       samples[name].push(await sample(variants[name], ms, round === 0 ? 200 : 50));
     }
   }
