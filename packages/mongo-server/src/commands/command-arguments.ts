@@ -159,13 +159,6 @@ export function checkSessionId(value: unknown, label: string): void {
   }
 }
 
-/** The session fields besides `lsid`, with the BSON type each must have. */
-const SESSION_FIELD_TYPES = [
-  ['txnNumber', 'long'],
-  ['autocommit', 'bool'],
-  ['startTransaction', 'bool'],
-] as const;
-
 /**
  * The session fields any command may carry, checked before anything uses
  * them, as mongod's OperationSessionInfo parser does: a `txnNumber` that is
@@ -174,7 +167,11 @@ const SESSION_FIELD_TYPES = [
  */
 export function checkSessionFields(cmd: Document): void {
   if (cmd.lsid !== undefined && cmd.lsid !== null) checkSessionId(cmd.lsid, 'OperationSessionInfo.lsid');
-  for (const [field, type] of SESSION_FIELD_TYPES) {
+  for (const [field, type] of [
+    ['txnNumber', 'long'],
+    ['autocommit', 'bool'],
+    ['startTransaction', 'bool'],
+  ] as const) {
     const value: unknown = cmd[field];
     if (value !== undefined && value !== null && bsonTypeName(value) !== type) {
       throw wrongType(`OperationSessionInfo.${field}`, value, type);

@@ -60,10 +60,9 @@ interface PendingCommand {
   readonly name: string;
   readonly handler: CommandHandler;
   readonly cmd: Document;
+  readonly db: string;
   readonly server: ServerInfo;
   readonly transaction?: Transaction;
-  /** What the handler may touch: built once, the same for a run after a wait. */
-  readonly ctx: CommandContext;
   readonly fail?: FailCommandAction;
   readonly delayMS?: number;
   /** When it arrived (`Date.now()`), from which its `maxTimeMS` counts. */
@@ -156,25 +155,22 @@ export class CommandRouter {
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.recordAppName(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
-      const fail = this.failPoint.armed
-        ? this.failPoint.evaluate({
-            name,
-            cmd,
-            db,
-            appName: server.appName,
-            sameCommand: (listed) => HANDLERS.get(listed) === handler,
-          })
-        : undefined;
+      const fail = this.failPoint.evaluate({
+        name,
+        cmd,
+        db,
+        appName: server.appName,
+        sameCommand: (listed) => HANDLERS.get(listed) === handler,
+      });
       const delayMS = fail && fail.blockTimeMS > 0 ? fail.blockTimeMS : undefined;
       if (fail?.closeConnection || fail?.errorReply) {
         // The command fails before it runs; inside a transaction that aborts it, as any error does.
         transaction?.abort();
         return fail.closeConnection ? { closeConnection: true, delayMS } : { reply: fail.errorReply, delayMS };
       }
-      const ctx = this.context(db, server, transaction);
-      const run: PendingCommand = { name, handler, cmd, server, transaction, ctx, fail, delayMS, since: Date.now() };
+      const run: PendingCommand = { name, handler, cmd, db, server, transaction, fail, delayMS, since: Date.now() };
       return (
-        runChangeStreamCursorCommand(name, cmd, ctx, this.limits) ??
+        runChangeStreamCursorCommand(name, cmd, this.context(db, server, transaction), this.limits) ??
         this.attempt(run) ?? { later: this.waitThenRun(run) }
       );
     } catch (error) {
@@ -188,10 +184,11 @@ export class CommandRouter {
    * meet a lock an open transaction holds: then undefined, having changed nothing.
    */
   private attempt(run: PendingCommand): CommandOutcome | undefined {
-    const { name, handler, cmd, transaction, ctx, fail, delayMS } = run;
+    const { name, handler, cmd, db, server, transaction, fail, delayMS } = run;
     try {
       const retried = this.sessions.retriedWrite(name, cmd);
       if (retried !== undefined) return { reply: retried, delayMS };
+      const ctx = this.context(db, server, transaction);
       if (
         !transaction &&
         WAITING_WRITES.has(name) &&
@@ -201,8 +198,6 @@ export class CommandRouter {
         return undefined;
       const reply = OperationBudget.run(this.budget(run), () => {
         const bound = bindLetVariables(name, cmd);
-        // Change streams, source stages and output stages are aggregate's alone: other commands skip asking.
-        if (name !== 'aggregate') return runOnView(name, bound, ctx) ?? handler(bound, ctx);
         return (
           runChangeStream(name, bound, ctx) ??
           runOnView(name, bound, ctx) ??

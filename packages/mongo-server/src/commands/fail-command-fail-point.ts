@@ -157,11 +157,6 @@ export class FailCommandFailPoint {
     this.timesEntered = 0;
   }
 
-  /** Whether the fail point is on: when off, {@link evaluate} answers undefined for every command. */
-  get armed(): boolean {
-    return this.mode.kind !== 'off';
-  }
-
   /** Whether the fail point fires on `target` (counting it down if so), and what it then does. */
   evaluate(target: FailCommandTarget): FailCommandAction | undefined {
     if (this.mode.kind === 'off' || !this.applies(target) || !this.consume()) return undefined;

@@ -7,7 +7,7 @@ import { bsonEquals, compareBson, isSubDocument } from '../bson/bson-compare.js'
 import { Collation } from '../bson/collation.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
-import { runQuery, type QueryRequest } from '../query/plan-executor.js';
+import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
@@ -54,6 +54,11 @@ export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolea
   return { filter, sort, skip, limit, hint: cmd.hint, collation, singleBatch };
 }
 
+/** Runs a find command's query (for find itself and for its explain). */
+export function runFind(cmd: Document, ctx: CommandContext): QueryResult {
+  return runQuery(ctx.view(collectionName(cmd, 'find')), findRequest(cmd));
+}
+
 /** The query part of a count command. */
 export function countRequest(cmd: Document): QueryRequest {
   const skip = Math.max(0, optionalCount(cmd, 'skip') ?? 0);
@@ -67,9 +72,11 @@ export function countRequest(cmd: Document): QueryRequest {
   };
 }
 
-function cursorReply({ batch, id, ns }: CursorBatch, first: boolean): Document {
-  // Two literals rather than a computed key: each keeps one shape, which the reply's encoding reads fastest.
-  return { cursor: first ? { firstBatch: batch, id, ns } : { nextBatch: batch, id, ns }, ok: 1 };
+function cursorReply(cursor: CursorBatch, first: boolean): Document {
+  return {
+    cursor: { [first ? 'firstBatch' : 'nextBatch']: cursor.batch, id: cursor.id, ns: cursor.ns },
+    ok: 1,
+  };
 }
 
 /** Opens a cursor over `docs` honouring `cursor.batchSize` / `batchSize` / `singleBatch`. */
@@ -89,12 +96,11 @@ export function openCursor(
 
 const find: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'find');
-  const request = findRequest(cmd);
-  const { limit = 0, singleBatch } = request;
+  const { limit = 0, singleBatch } = findRequest(cmd);
   const docs = projectWithTextScore(
-    runQuery(ctx.view(name), request).docs,
+    runFind(cmd, ctx).docs,
     optionalDocument(cmd, 'projection'),
-    request.filter,
+    optionalDocument(cmd, 'filter'),
     projectDocuments,
   );
   const batchSize = optionalCount(cmd, 'batchSize');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { BSON, type Document, ObjectId } from 'bson';
+import { BSON, type Document } from 'bson';
 
 import { approximateSize } from '../bson/approximate-size.js';
 import { ChangeStreamCursors } from '../changes/change-stream-cursors.js';
@@ -40,38 +40,6 @@ function documentTooLarge(doc: Document, bytes: number): CommandError {
   );
 }
 
-/**
- * At least the BSON size of `doc` when every field is a number, boolean,
- * null, string, ObjectId or date (a key or string takes at most 3 bytes per
- * UTF-16 unit); Infinity otherwise, when only measuring tells. Cheaper than
- * measuring, for a document that only needs to fit in a reply.
- */
-function flatSizeBound(doc: Document): number {
-  let bound = 5;
-  for (const key of Object.keys(doc)) {
-    const value: unknown = doc[key];
-    bound += 2 + 3 * key.length;
-    switch (typeof value) {
-      case 'number':
-      case 'bigint':
-        bound += 8;
-        continue;
-      case 'boolean':
-      case 'undefined':
-        bound += 1;
-        continue;
-      case 'string':
-        bound += 5 + 3 * value.length;
-        continue;
-    }
-    if (value === null) continue;
-    if (value instanceof ObjectId) bound += 12;
-    else if (value instanceof Date) bound += 8;
-    else return Number.POSITIVE_INFINITY;
-  }
-  return bound;
-}
-
 /** A cursor reply's `cursor` sub-document (firstBatch or nextBatch). */
 export interface CursorBatch {
   id: bigint;
@@ -92,20 +60,8 @@ export class CursorRegistry {
   private takeBatch(cursor: ServerCursor, size: number): Document[] {
     const batch: Document[] = [];
     let bytes = 0;
-    // The first document is measured only once a second one joins it: alone, it needs only to fit.
-    let firstUnmeasured = false;
     while (cursor.position < cursor.docs.length && batch.length < size) {
       const doc = cursor.docs[cursor.position]!;
-      if (batch.length === 0 && flatSizeBound(doc) <= MAX_REPLY_DOCUMENT_BYTES) {
-        firstUnmeasured = true;
-        batch.push(doc);
-        cursor.position++;
-        continue;
-      }
-      if (firstUnmeasured) {
-        bytes = BSON.calculateObjectSize(batch[0]!);
-        firstUnmeasured = false;
-      }
       const size = BSON.calculateObjectSize(doc);
       if (size > MAX_REPLY_DOCUMENT_BYTES) throw documentTooLarge(doc, size);
       bytes += size;

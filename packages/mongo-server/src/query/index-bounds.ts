@@ -34,7 +34,7 @@ export function isOperatorObject(value: unknown): value is Document {
  * (it matches the whole array or an element), not a regular expression (a
  * pattern, not a value), not `undefined`.
  */
-export function boundable(value: unknown): boolean {
+function boundable(value: unknown): boolean {
   return value !== undefined && !Array.isArray(value) && bsonTypeRank(value) !== REGEX_RANK;
 }
 

@@ -2,7 +2,6 @@ import type { Document } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
-import { activeStringOrder } from '../bson/string-order.js';
 import { TransactionOverlay } from '../session/transaction-overlay.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
@@ -38,15 +37,13 @@ export interface QueryResult {
 /** More key ranges than this (an `$in` on each of several fields) and the rest of the fields are filtered instead. */
 const MAX_KEY_RANGES = 2000;
 
-/** The committed collection under `view`. */
-function storeOf(view: CollectionView | undefined): CollectionStore | undefined {
-  if (view instanceof CollectionStore) return view;
-  return view instanceof TransactionOverlay ? view.collection : undefined;
-}
-
-/** The transaction's changes under `view`, when there are any. */
-function changesOf(view: CollectionView): Map<string, Document | null> | undefined {
-  return view instanceof TransactionOverlay && view.changes.size > 0 ? view.changes : undefined;
+/** The committed collection under `view`, and the transaction's changes when there are any. */
+function storeOf(view: CollectionView): { store?: CollectionStore; changes?: Map<string, Document | null> } {
+  if (view instanceof CollectionStore) return { store: view };
+  if (view instanceof TransactionOverlay) {
+    return { store: view.collection, changes: view.changes.size > 0 ? view.changes : undefined };
+  }
+  return {};
 }
 
 /** The key ranges to walk, in index order, and how many leading fields they pin exactly. */
@@ -159,6 +156,12 @@ function candidates(
   changes: Map<string, Document | null> | undefined,
   stats: QueryStats,
 ): string[] {
+  if (plan.kind === 'IDHACK' && !changes) {
+    // One key at most: nothing to order.
+    const idKey = encodeIndexValue(plan.id);
+    stats.keysExamined++;
+    return store.seqOf(idKey) === undefined ? [] : [idKey];
+  }
   const found = new Map<string, number>();
   if (plan.kind === 'IDHACK') {
     const idKey = encodeIndexValue(plan.id);
@@ -189,27 +192,8 @@ function candidates(
  * Strings compare by the request's collation, else the collection's default.
  */
 export function runQuery(view: CollectionView | undefined, request: QueryRequest): QueryResult {
-  const collation = Collation.resolve(request.collation, storeOf(view)?.options.collation);
-  // The simple collation with no other order active (most queries): there is no order to switch.
-  if (collation === undefined && activeStringOrder() === undefined) return runCollatedQuery(view, request, undefined);
+  const collation = Collation.resolve(request.collation, view && storeOf(view).store?.options.collation);
   return Collation.run(collation, () => runCollatedQuery(view, request, collation));
-}
-
-/** The documents found, sorted (unless the plan gave the order), skipped and limited, with the plan and its stats. */
-function finish(
-  docs: Document[],
-  plan: QueryPlan,
-  stats: QueryStats,
-  page: { sort: Document | undefined; skip: number; limit: number },
-): QueryResult {
-  const { sort, skip, limit } = page;
-  let result = sort ? sortDocuments(docs, sort) : docs;
-  // Already within the limit (a look-up by `_id`): the array is this query's own, no copy needed.
-  if (skip > 0 || (limit > 0 && result.length > limit)) {
-    result = result.slice(skip, limit > 0 ? skip + limit : undefined);
-  }
-  stats.nReturned = result.length;
-  return { docs: result, plan, stats };
 }
 
 function runCollatedQuery(
@@ -225,41 +209,21 @@ function runCollatedQuery(
   const skip = request.skip ?? 0;
   const limit = request.limit ?? 0;
   const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
-  if (!view) return finish([], { kind: 'COLLSCAN' }, stats, { sort: undefined, skip, limit });
-  const store = storeOf(view);
-  const changes = changesOf(view);
-  // A literal rather than a spread of `request`: requests come in several shapes, and spreading them cost more than the look-up.
-  const plan = planQuery(
-    store,
-    {
-      filter: request.filter,
-      sort,
-      hint: request.hint,
-      limited: limit > 0,
-      skip: request.skip,
-      collation: request.collation,
-    },
-    collation,
-  );
+  const finish = (docs: Document[], plan: QueryPlan, sorted: boolean): QueryResult => {
+    let result = sort && !sorted ? sortDocuments(docs, sort) : docs;
+    if (skip > 0 || limit > 0) result = result.slice(skip, limit > 0 ? skip + limit : undefined);
+    stats.nReturned = result.length;
+    return { docs: result, plan, stats };
+  };
+  if (!view) return finish([], { kind: 'COLLSCAN' }, true);
+  const { store, changes } = storeOf(view);
+  const plan = planQuery(store, { ...request, sort, limited: limit > 0 }, collation);
   if (plan.kind === 'IXSCAN' && plan.providesSort && !changes) {
-    const docs = walkSorted(plan, view, matches, limit > 0 ? skip + limit : Infinity, stats);
-    return finish(docs, plan, stats, { sort: undefined, skip, limit });
-  }
-  const matched: Document[] = [];
-  const page = { sort, skip, limit };
-  if (plan.kind === 'IDHACK' && !changes) {
-    // One key at most, the document under it (the `_id_` index and the documents are one map).
-    stats.keysExamined++;
-    const doc = view.get(encodeIndexValue(plan.id));
-    if (doc) {
-      stats.docsExamined++;
-      OperationBudget.tick();
-      if (matches(doc)) matched.push(doc);
-    }
-    return finish(matched, plan, stats, page);
+    return finish(walkSorted(plan, view, matches, limit > 0 ? skip + limit : Infinity, stats), plan, true);
   }
   // Without a sort, documents come in natural order whatever the plan, so the first `wanted` are final.
   const wanted = limit > 0 && !sort ? skip + limit : Infinity;
+  const matched: Document[] = [];
   const consider = (doc: Document): boolean => {
     stats.docsExamined++;
     OperationBudget.tick();
@@ -274,5 +238,5 @@ function runCollatedQuery(
       if (doc && consider(doc)) break;
     }
   }
-  return finish(matched, plan, stats, page);
+  return finish(matched, plan, false);
 }

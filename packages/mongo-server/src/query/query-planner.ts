@@ -9,13 +9,13 @@ import type { OrderedIndex } from '../store/ordered-index.js';
 import type { TextQueryPlan } from './text-query-plan.js';
 import {
   admitsNull,
-  boundable,
   fieldConditions,
   FULL_RANGE,
   intersectionOf,
   isOperatorObject,
   isPoints,
   isSinglePoint,
+  operatorBounds,
   type IntervalList,
 } from './index-bounds.js';
 
@@ -112,8 +112,7 @@ function simpleIdValue(filter: Document | undefined): { id: unknown } | undefine
   const keys = Object.keys(filter);
   if (keys.length !== 1 || keys[0] !== '_id') return undefined;
   const value: unknown = filter._id;
-  // Equality bounds exist exactly for a boundable value; asked directly, nothing is built.
-  return !isOperatorObject(value) && boundable(value) ? { id: value } : undefined;
+  return !isOperatorObject(value) && operatorBounds('$eq', value) ? { id: value } : undefined;
 }
 
 function sortFields(sort: Document | undefined): [string, number][] {

@@ -22,8 +22,7 @@ const MIN_STREAM_INTERVAL_MS = 100;
 
 /** A hello of the streaming monitoring protocol: it carries the `topologyVersion` the client last saw. */
 function isAwaitableHello(body: Document): boolean {
-  // The field first: every command passes here, and few carry one.
-  return body.topologyVersion !== undefined && HANDSHAKE_COMMANDS.has(Object.keys(body)[0] ?? '');
+  return HANDSHAKE_COMMANDS.has(Object.keys(body)[0] ?? '') && body.topologyVersion !== undefined;
 }
 
 /**
