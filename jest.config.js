@@ -1,19 +1,17 @@
+import { SWC_TYPESCRIPT } from './scripts/compile-sample.mjs';
+
 /**
  * Jest runs in native ESM mode because NestJS 12 and @nestjs/mongoose 12 ship
  * ESM only; `npm test` sets NODE_OPTIONS=--experimental-vm-modules for that.
- * @swc/jest compiles TypeScript with legacy decorators and decorator metadata,
- * which Nest's dependency injection needs.
+ * @swc/jest compiles TypeScript with the options `npm start` compiles the
+ * sample app with (scripts/compile-sample.mjs): legacy decorators and decorator
+ * metadata, which Nest's dependency injection needs.
  * @type {import('jest').Config}
  */
 const swc = [
   '@swc/jest',
   {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-      target: 'es2022',
-      keepClassNames: true,
-    },
+    jsc: SWC_TYPESCRIPT,
     module: { type: 'es6' },
     sourceMaps: 'inline',
   },

@@ -44,18 +44,26 @@ const PRUNE_AFTER_MS = 10 * 60 * 1000;
 const SWC_VERSION = createRequire(import.meta.url)('@swc/core/package.json').version;
 
 /**
- * The compiler options of Jest's transform (jest.config.js): legacy decorators
- * with their metadata, which Nest's dependency injection needs. Source maps are
- * inline, as swc-node wrote them: `npm start -- --enable-source-maps` uses them.
+ * How swc compiles the TypeScript sources, here and in Jest's transform
+ * (jest.config.js imports it): legacy decorators with their metadata, which
+ * Nest's dependency injection needs.
+ */
+export const SWC_TYPESCRIPT = {
+  parser: { syntax: 'typescript', decorators: true },
+  transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+  target: 'es2022',
+  keepClassNames: true,
+};
+
+/**
+ * The compiler options for one file. Source maps are inline, as swc-node
+ * wrote them: `npm start -- --enable-source-maps` uses them.
  */
 function swcOptions(filename, commonJs) {
   return {
     filename,
     jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-      target: 'es2022',
-      keepClassNames: true,
+      ...SWC_TYPESCRIPT,
       // The package names, as tsconfig.json's "paths" has them; resolveFully writes `…/index.js`.
       baseUrl: ROOT,
       paths: {
