@@ -62,6 +62,17 @@ export default {
   // rather than compute, so two workers on a 2-core machine cut the wall time of
   // `npm test` by about 40% (476 s → 280 s measured); Jest's default is cores - 1.
   maxWorkers: 2,
+  // In ESM mode a worker keeps every test file's modules (vm.SourceTextModule contexts are
+  // never collected: jestjs/jest#14605, nodejs/node#63186), 5–50 MB a file, so after a whole
+  // `npm test` each worker held 1.0–1.2 GB. Node frees that heap when the worker exits,
+  // which took 0.5–1 s after its last test, with no handle left open: past Jest's 500 ms,
+  // hence "A worker process has failed to exit gracefully". A worker past this limit is
+  // replaced between two files, so none ends that large.
+  workerIdleMemoryLimit: '512MB',
+  // Exiting still takes 0.1–0.45 s on a loaded 2-core machine even for a small worker.
+  // A real leak (a listener, socket, child process or interval left open) keeps a
+  // worker alive for ever, so it is still reported, 2 s after the run instead of 0.5 s.
+  workerGracefulExitTimeout: 2000,
   // The slowest suites, then the run's wall time against the target of #14 (a whole `npm test`).
   reporters: ['default', ['<rootDir>/scripts/slowest-suites-reporter.mjs', { targetSeconds: 75 }]],
 };
