@@ -2,6 +2,7 @@
 // the embedded server — MONGO_URL (a replica set, for transactions), or
 // MONGO_BACKEND=memory-server (downloads a mongod on first use; needs network).
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -21,7 +22,10 @@ export const TEST_REAL_SUITES = [
   'test/sample-app/',
 ];
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// Run as a script, not imported by test/test-real.spec.ts. argv[1] is the path as typed, which a
+// symlinked checkout makes differ from the module's own (real) path.
+const main = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (main) {
   if (!process.env.MONGO_URL && process.env.MONGO_BACKEND !== 'memory-server') {
     console.error(
       'test:real needs a real MongoDB: set MONGO_URL=mongodb://host:27017/?replicaSet=rs0 (transactions need a replica set),\n' +
