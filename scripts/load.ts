@@ -22,6 +22,8 @@ import { EmbeddedMongoServer, withDatabase } from 'nestjs-objectid-mongo-server'
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const CONNECTIONS = 16;
+/** Length of each overhead run: half of LOAD_SECONDS, at least 2 s. */
+const OVERHEAD_RUN_SECONDS = Math.max(2, Math.round(SECONDS / 2));
 /** Runs of each route in the overhead comparison (OVERHEAD_RUNS, default 5). */
 const OVERHEAD_RUNS = Number(process.env.OVERHEAD_RUNS ?? 5);
 
@@ -150,7 +152,7 @@ async function overhead(): Promise<boolean> {
     const result = await autocannon({
       url: base,
       connections: CONNECTIONS,
-      duration: Math.max(2, Math.round(SECONDS / 2)),
+      duration: OVERHEAD_RUN_SECONDS,
       requests: [
         { method: 'GET', setupRequest: (req) => ({ ...req, path: `/${route}/${keys[(i += 1) % keys.length]}` }) },
       ],
@@ -178,7 +180,7 @@ async function overhead(): Promise<boolean> {
   const mid = { with: rate('with'), without: rate('without'), noop: rate('noop') };
   const cpu = { with: micros('with'), without: micros('without'), noop: micros('noop') };
   console.log(
-    `Library overhead on GET /…/:id (same handler and JSON; medians of ${OVERHEAD_RUNS} alternating runs of ${Math.max(2, Math.round(SECONDS / 2))} s)`,
+    `Library overhead on GET /…/:id (same handler and JSON; medians of ${OVERHEAD_RUNS} alternating runs of ${OVERHEAD_RUN_SECONDS} s)`,
   );
   const row = (route: string, key: keyof typeof samples) => ({
     route,

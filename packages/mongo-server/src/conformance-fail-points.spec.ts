@@ -6,7 +6,7 @@
  */
 import { type Collection, type CommandStartedEvent, MongoClient, type MongoClientOptions } from 'mongodb';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { POLLING_MONITOR, useDriverFixture } from './conformance.fixture.js';
 import { startTestMongo } from './start-test-mongo.js';
 
 const fx = useDriverFixture({ transactions: true });
@@ -92,9 +92,8 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
   });
 
   it('labels a retryable error RetryableWriteError itself, so the driver retries the write once', async () => {
-    // PrimarySteppedDown marks the server Unknown and the retry waits for the monitor's next hello: a
-    // polling monitor checks at once, where a streaming one may first finish its 10 s awaited hello.
-    const { client: retrying, started } = await client({ serverMonitoringMode: 'poll', minHeartbeatFrequencyMS: 10 });
+    // PrimarySteppedDown marks the server Unknown: see POLLING_MONITOR.
+    const { client: retrying, started } = await client(POLLING_MONITOR);
     await arm({ times: 1 }, { failCommands: ['insert'], errorCode: 189 });
     await retrying
       .db(fx.db.databaseName)

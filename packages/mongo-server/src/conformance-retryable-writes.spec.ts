@@ -4,13 +4,10 @@
  * so a retried `$inc` of an order counter leaves no gap. Needs the
  * `failCommand` fail point (MONGO_URL servers need enableTestCommands).
  */
-import { useDriverFixture } from './conformance.fixture.js';
+import { POLLING_MONITOR, useDriverFixture } from './conformance.fixture.js';
 
-// The injected ShutdownInProgress marks the server Unknown in the driver, and the retry waits for the
-// monitor's next hello. A streaming monitor answers only when its awaited hello ends (heartbeatFrequencyMS,
-// 10 s), so each retry took 0.5 or 10 s depending on the timing; a polling monitor with a short minimum
-// interval checks at once, on a real MongoDB as well.
-const fixture = useDriverFixture({ client: { serverMonitoringMode: 'poll', minHeartbeatFrequencyMS: 10 } });
+// The injected ShutdownInProgress marks the server Unknown: see POLLING_MONITOR.
+const fixture = useDriverFixture({ client: POLLING_MONITOR });
 
 describe('retryable writes', () => {
   afterEach(async () => {

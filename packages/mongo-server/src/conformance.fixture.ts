@@ -10,6 +10,16 @@ export interface DriverFixture {
   fresh(name: string): Promise<Collection>;
 }
 
+/**
+ * Client options for suites whose commands fail with an error that marks the
+ * server Unknown in the driver (ShutdownInProgress, PrimarySteppedDown): the
+ * retry waits for the monitor's next hello, which a streaming monitor gives
+ * only when its awaited hello ends (heartbeatFrequencyMS, 10 s), so a retry
+ * took 0.5 or 10 s depending on the timing. A polling monitor with a short
+ * minimum interval checks at once, on a real MongoDB as well.
+ */
+export const POLLING_MONITOR: MongoClientOptions = { serverMonitoringMode: 'poll', minHeartbeatFrequencyMS: 10 };
+
 /** Options of {@link useDriverFixture}. */
 export interface DriverFixtureOptions extends StartTestMongoOptions {
   /** Options for the suite's client, e.g. `useBigInt64`. */
