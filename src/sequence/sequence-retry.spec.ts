@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { startTestMongo } from 'nestjs-objectid-mongo-server';
+import { startTestMongo, supportsFailPoints } from 'nestjs-objectid-mongo-server';
 import { SequenceService } from './sequence.service.js';
 
 /*
@@ -14,12 +14,7 @@ const connection: Connection = await mongoose
   .createConnection(mongo.uri, { dbName: mongo.dbName, monitorCommands: true })
   .asPromise();
 const admin = () => connection.getClient().db('admin');
-const failPoints = await admin()
-  .command({ configureFailPoint: 'failCommand', mode: 'off' })
-  .then(
-    () => true,
-    () => false,
-  );
+const failPoints = await supportsFailPoints(mongo.uri);
 
 /** Makes the next `times` findAndModify commands fail with E11000, as a lost upsert race does. */
 async function failNextFindAndModify(times: number): Promise<void> {

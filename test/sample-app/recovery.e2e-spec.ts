@@ -12,7 +12,9 @@ import { startCatalogProcess, type CatalogProcess } from './catalog-process.js';
  *
  * `npm test` runs RECOVERY_CYCLES=1 (each outage once); `npm run test:recovery`
  * runs 10 cycles for both numbering modes. The database is always an embedded
- * server the test owns (it must be able to kill it), also when MONGO_URL is set.
+ * server the test owns (it must be able to kill it), also when MONGO_URL is set,
+ * so the `failCommand` fail point its outages use is always there: no
+ * `supportsFailPoints()` probe, and no skip.
  */
 const CYCLES = Number(process.env.RECOVERY_CYCLES ?? 1);
 const MODES = (process.env.RECOVERY_MODES ?? 'gap-free').split(',') as OrderNumbering[];

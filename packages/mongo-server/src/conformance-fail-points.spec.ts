@@ -8,21 +8,13 @@ import { type Collection, type CommandStartedEvent, MongoClient, type MongoClien
 
 import { POLLING_MONITOR, useDriverFixture } from './conformance.fixture.js';
 import { startTestMongo } from './start-test-mongo.js';
+import { supportsFailPoints } from './supports-fail-points.js';
 
 const fx = useDriverFixture({ transactions: true });
 
 // Probed once up front so that `describe.skip` can be chosen (the embedded server always has it).
 const probe = await startTestMongo();
-const probeClient = await new MongoClient(probe.uri).connect();
-const failPoints = await probeClient
-  .db('admin')
-  .command({ configureFailPoint: 'failCommand', mode: 'off' })
-  .then(
-    () => true,
-    () => false,
-  );
-await probeClient.close();
-await probe.stop();
+const failPoints = await supportsFailPoints(probe.uri).finally(() => probe.stop());
 
 const admin = () => fx.client.db('admin');
 const arm = (mode: unknown, data: object) => admin().command({ configureFailPoint: 'failCommand', mode, data });

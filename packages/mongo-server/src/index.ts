@@ -7,3 +7,4 @@ export { EmbeddedMongoServer } from './embedded-mongo-server.js';
 export type { EmbeddedMongoServerOptions, EmbeddedMongoStopOptions } from './embedded-mongo-server.js';
 export { startTestMongo, withDatabase } from './start-test-mongo.js';
 export type { StartTestMongoOptions, TestMongo } from './start-test-mongo.js';
+export { supportsFailPoints } from './supports-fail-points.js';
