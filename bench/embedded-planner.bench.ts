@@ -27,7 +27,6 @@ import {
   type BenchTable,
   type BenchTarget,
   formatRange,
-  measure,
   measureRounds,
   type Rounds,
 } from './harness.js';
@@ -65,6 +64,10 @@ async function fill(collection: Collection, size: number): Promise<ObjectId[]> {
 
 type Ops = Record<string, () => Promise<number>>;
 
+/** Warm-up of the indexed operations, then their rounds (every operation at both sizes in each round). */
+const PLANNER_WARMUP_MS = 2_000;
+const PLANNER_ROUNDS = 7;
+const PLANNER_ROUND_MS = 150;
 /** Set in the child process that serves one of the two servers to the parent. */
 const SERVE_ENV = 'EMBEDDED_PLANNER_BENCH_SERVE';
 /** Documents of the round-trip collection. */
@@ -293,7 +296,21 @@ function roundTripRows(placement: Placement, rounds: Rounds, rows: BenchRow[], t
 
 type Placement = 'same process' | 'child process';
 
-function operations(collection: Collection, ids: ObjectId[]): Ops {
+/** The operations measured at each size, in the table's order. */
+const OPERATIONS = [
+  'find by _id',
+  'find by unique slug',
+  'keyset page of 20 (_id range + sort + limit)',
+  'findOneAndUpdate by _id',
+  'countDocuments (one category, indexed)',
+] as const;
+
+const atSize = (name: string, size: number) => `${name} at ${size.toLocaleString('en-US')}`;
+
+function operations(
+  collection: Collection,
+  ids: ObjectId[],
+): Record<(typeof OPERATIONS)[number], () => Promise<number>> {
   let i = 0;
   const pick = () => ids[(i = (i * 7919 + 13) % ids.length)]!;
   return {
@@ -325,7 +342,10 @@ export async function run(): Promise<BenchTable> {
   const server = await EmbeddedMongoServer.start();
   const client = await new MongoClient(server.uri).connect();
   try {
-    const perSize = new Map<number, Record<string, number>>();
+    // Both collections stay filled while their operations are measured in the same interleaved
+    // rounds: measured one size after the other, the 100k/1k ratios moved by up to 2× between runs
+    // of the same code (the machine's load drifted between the two halves).
+    const variants: Ops = {};
     for (const size of SIZES) {
       const collection = client.db('bench').collection(`planner_${size}`);
       collectGarbage();
@@ -338,30 +358,37 @@ export async function run(): Promise<BenchTable> {
         opsPerSec: 0,
         note: `${perDoc.toFixed(0)} bytes (heap growth / documents, 5 fields, 3 indexes)`,
       });
-      const results: Record<string, number> = {};
-      for (const [name, op] of Object.entries(operations(collection, ids))) {
-        // The first size also warms the JIT up: on the loaded 2-core bench machine a process's first
-        // seconds ran 3-5× slower (optimizing compiles wait for a core), whatever the server.
-        results[name] = await measure(op, 700, size === SIZES[0] ? 1500 : 200);
-        rows.push({
-          name: `${name} at ${size.toLocaleString('en-US')}`,
-          opsPerSec: results[name],
-          note: `${(1e6 / results[name]).toFixed(0)} µs/op`,
-        });
-      }
-      perSize.set(size, results);
-      await collection.drop();
+      for (const [name, op] of Object.entries(operations(collection, ids))) variants[atSize(name, size)] = op;
     }
-    const small = perSize.get(SIZES[0]!)!;
-    const large = perSize.get(SIZES[1]!)!;
-    for (const name of Object.keys(small)) {
-      const growth = small[name]! / large[name]!;
-      rows.push({ name: `${name}: cost 100k / 1k`, opsPerSec: large[name]!, note: `${growth.toFixed(2)}×` });
+    // On the loaded 2-core bench machine a process's first seconds ran 3-5× slower (optimizing
+    // compiles wait for a core), whatever the server: every operation runs a while first.
+    const warmEnd = performance.now() + PLANNER_WARMUP_MS;
+    while (performance.now() < warmEnd) for (const op of Object.values(variants)) await op();
+    const rounds = await measureRounds(variants, { rounds: PLANNER_ROUNDS, ms: PLANNER_ROUND_MS });
+    for (const size of SIZES) {
+      for (const name of OPERATIONS) {
+        const speed = rounds.wall(atSize(name, size));
+        rows.push({ name: atSize(name, size), opsPerSec: speed, note: `${(1e6 / speed).toFixed(0)} µs/op` });
+      }
+    }
+    const [small, large] = SIZES.map((size) => size.toLocaleString('en-US'));
+    for (const name of OPERATIONS) {
+      // The small size's speed over the large one's, round by round: what an operation costs more at 100k.
+      const growth = rounds.speedRatio(atSize(name, SIZES[0]!), atSize(name, SIZES[1]!)).wall;
+      rows.push({
+        name: `${name}: cost ${large} / ${small}`,
+        opsPerSec: rounds.wall(atSize(name, SIZES[1]!)),
+        note: formatRange(growth),
+      });
       // A count reads every matching entry, and 100× the documents match: it grows with its answer, not a target.
       if (!name.startsWith('countDocuments')) {
-        targets.push({ description: `${name} within 2× from 1k to 100k documents`, met: growth <= 2 });
+        targets.push({
+          description: `${name} within 2× from 1k to 100k documents: ${formatRange(growth)} over ${PLANNER_ROUNDS} rounds`,
+          met: growth.median <= 2,
+        });
       }
     }
+    for (const size of SIZES) await client.db('bench').collection(`planner_${size}`).drop();
   } finally {
     await client.close();
     await server.stop();

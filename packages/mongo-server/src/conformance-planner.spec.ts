@@ -6,9 +6,10 @@
  * against a real MongoDB via MONGO_URL, a replica set for the transaction).
  */
 import fc from 'fast-check';
-import { Decimal128, type Document, Long, ObjectId } from 'mongodb';
+import { type Collection, Decimal128, type Document, Long, ObjectId } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { accessPath, stagesOf, winningPlan } from './explain-plan.fixture.js';
 
 const fx = useDriverFixture({ transactions: true });
 const OID = new ObjectId('65a000000000000000000001');
@@ -233,5 +234,91 @@ describe('planner correctness', () => {
     } finally {
       await session.endSession();
     }
+  });
+});
+
+describe('index entries through updates', () => {
+  let c: Collection<{ _id: number } & Document>;
+  beforeEach(async () => {
+    await fx.fresh('rewritten');
+    c = fx.db.collection('rewritten');
+    await c.createIndex({ u: 1 }, { unique: true });
+    await c.createIndex({ t: 1 });
+  });
+
+  /** The ids `filter` finds through index `name` (asserted), in _id order. */
+  async function viaIndex(filter: Document, name: string): Promise<unknown[]> {
+    const plan = winningPlan(await c.find(filter).explain('queryPlanner'));
+    expect(accessPath(plan).indexName).toBe(name);
+    return (await c.find(filter).sort({ _id: 1 }).toArray()).map((doc) => doc._id);
+  }
+
+  it('an update of other fields keeps the document under its keys, with its new values', async () => {
+    await c.insertMany([
+      { _id: 1, u: 'a', t: 'x', n: 1 },
+      { _id: 2, u: 'b', t: 'x', n: 2 },
+    ]);
+    await c.updateOne({ _id: 1 }, { $inc: { n: 10 } });
+    await c.findOneAndUpdate({ u: 'b' }, { $set: { u: 'b', t: 'x', n: 20 } });
+    expect(await viaIndex({ t: 'x' }, 't_1')).toEqual([1, 2]);
+    expect(
+      await c
+        .find({ u: { $in: ['a', 'b'] } })
+        .sort({ _id: 1 })
+        .toArray(),
+    ).toEqual([
+      { _id: 1, u: 'a', t: 'x', n: 11 },
+      { _id: 2, u: 'b', t: 'x', n: 20 },
+    ]);
+    await expect(c.insertOne({ _id: 3, u: 'b' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('an update of an indexed field moves the document to its new keys and frees the old', async () => {
+    await c.insertOne({ _id: 1, u: 'a', t: 'x' });
+    await c.updateOne({ _id: 1 }, { $set: { u: 'b', t: 'y' } });
+    expect(await viaIndex({ t: 'x' }, 't_1')).toEqual([]);
+    expect(await viaIndex({ t: 'y' }, 't_1')).toEqual([1]);
+    await c.insertOne({ _id: 2, u: 'a' });
+    await expect(c.insertOne({ _id: 3, u: 'b' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('a scalar that becomes an array of itself makes the index multikey', async () => {
+    await c.insertOne({ _id: 1, t: 'x' });
+    await c.updateOne({ _id: 1 }, { $set: { t: ['x'] } });
+    const plan = winningPlan(await c.find({ t: 'x' }).explain('queryPlanner'));
+    expect(stagesOf(plan).find((stage) => stage.stage === 'IXSCAN')).toMatchObject({
+      indexName: 't_1',
+      isMultiKey: true,
+    });
+    expect(await viaIndex({ t: 'x' }, 't_1')).toEqual([1]);
+  });
+
+  it('unique keys follow an array of arrays flattened into its elements', async () => {
+    // [[1, 2]] holds one key, the array [1, 2]; [1, 2] holds the keys 1 and 2.
+    await c.insertOne({ _id: 1, u: [[1, 2]] });
+    await c.updateOne({ _id: 1 }, { $set: { u: [1, 2] } });
+    await expect(c.insertOne({ _id: 2, u: 1 })).rejects.toMatchObject({ code: 11000 });
+    await c.insertOne({ _id: 3, u: [[1, 2]] });
+    expect(await c.countDocuments({ u: 2 })).toBe(1);
+  });
+
+  it("a committed transaction's update moves the document to its new keys", async () => {
+    await c.insertMany([
+      { _id: 1, u: 'a', t: 'x' },
+      { _id: 2, u: 'b', t: 'x' },
+    ]);
+    const session = fx.client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        await c.updateOne({ _id: 1 }, { $set: { u: 'c', t: 'y' } }, { session });
+        await c.updateOne({ _id: 2 }, { $set: { n: 1 } }, { session });
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(await viaIndex({ t: 'x' }, 't_1')).toEqual([2]);
+    expect(await viaIndex({ t: 'y' }, 't_1')).toEqual([1]);
+    await c.insertOne({ _id: 3, u: 'a' });
+    await expect(c.insertOne({ _id: 4, u: 'c' })).rejects.toMatchObject({ code: 11000 });
   });
 });

@@ -131,6 +131,24 @@ export class CollectionIndex {
     for (const key of this.keysOf(doc)) if (this.owners.get(key.encoded) === idKey) this.owners.delete(key.encoded);
   }
 
+  /**
+   * Swaps what {@link add} recorded for `before` for `after`'s, the same
+   * document rewritten; entries whose keys did not change stay untouched.
+   */
+  replace(idKey: string, seq: number, before: Document, after: Document): void {
+    this.ordered?.replace(idKey, seq, before, after);
+    if (this.text) {
+      this.text.remove(idKey, before);
+      this.text.add(idKey, after);
+    }
+    if (!this.unique) return;
+    const old = this.keysOf(before);
+    const next = this.keysOf(after);
+    if (old.length === next.length && old.every((key, i) => key.encoded === next[i]!.encoded)) return;
+    for (const key of old) if (this.owners.get(key.encoded) === idKey) this.owners.delete(key.encoded);
+    for (const key of next) this.owners.set(key.encoded, idKey);
+  }
+
   /** The E11000 error MongoDB reports for `key` in collection `ns`. */
   duplicateError(ns: string, key: IndexKey): CommandError {
     return duplicateKeyError(ns, this.name, this.spec.key, key.keyValue);

@@ -126,15 +126,16 @@ export class CollectionStore implements CollectionView {
     const old = this.docs.get(idKey);
     let seq = this.seqs.get(idKey);
     if (old && seq !== undefined) {
-      this.idIndex.remove(seq, old);
-      for (const index of this.indexes.values()) index.remove(idKey, seq, old);
+      this.idIndex.replace(idKey, seq, old, doc);
+      for (const index of this.indexes.values()) index.replace(idKey, seq, old, doc);
+    } else {
+      if (seq === undefined) {
+        seq = this.nextSeq++;
+        this.seqs.set(idKey, seq);
+      }
+      this.idIndex.add(idKey, seq, doc);
+      for (const index of this.indexes.values()) index.add(idKey, seq, doc);
     }
-    if (seq === undefined) {
-      seq = this.nextSeq++;
-      this.seqs.set(idKey, seq);
-    }
-    this.idIndex.add(idKey, seq, doc);
-    for (const index of this.indexes.values()) index.add(idKey, seq, doc);
     this.docs.set(idKey, doc);
   }
 

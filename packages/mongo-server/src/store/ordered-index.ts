@@ -66,6 +66,33 @@ function collectValues(value: unknown, parts: readonly string[], at: number, out
   return collectValues(Object.hasOwn(value, parts[at]!) ? value[parts[at]!] : undefined, parts, at + 1, out);
 }
 
+/** A document's entries in one index, and per field whether its path met an array. */
+interface Entries {
+  readonly keys: IndexEntryKey[];
+  readonly arrays: boolean[];
+}
+
+/**
+ * Whether two index values are the same value of the same type: an entry
+ * holding either sorts, bounds-checks and reports alike. Identical primitives,
+ * equal dates, equal BSON values of one type (ObjectId, Long, Decimal128…);
+ * anything else (sub-documents, arrays, regexes) counts as changed.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (a instanceof Date) return b instanceof Date && a.getTime() === b.getTime();
+  const tag = bsonTag(a);
+  return tag !== undefined && tag === bsonTag(b) && compareIndexValues(a, b, compareStrings) === 0;
+}
+
+function sameEntries(a: Entries, b: Entries): boolean {
+  if (a.keys.length !== b.keys.length || a.arrays.some((array, i) => array !== b.arrays[i])) return false;
+  return a.keys.every((key, k) => {
+    const other = b.keys[k]!;
+    return key.length === other.length && key.every((value, i) => sameValue(value, other[i]));
+  });
+}
+
 /**
  * One index kept in key order (a B+ tree): the `_id` index or a secondary
  * one, ascending or descending per field, compound and multikey. The query
@@ -136,7 +163,7 @@ export class OrderedIndex {
     return Object.fromEntries(this.fields.map((field, i) => [field.path, this.isMultikey(i) ? [field.path] : []]));
   }
 
-  private entriesOf(doc: Document, seq: number): { keys: IndexEntryKey[]; arrays: boolean[] } {
+  private entriesOf(doc: Document, seq: number): Entries {
     const perField: unknown[][] = [];
     const arrays: boolean[] = [];
     for (const parts of this.parts) {
@@ -155,16 +182,36 @@ export class OrderedIndex {
 
   /** Adds the entries of `doc`, stored as `idKey` with natural-order number `seq`. */
   add(idKey: string, seq: number, doc: Document): void {
-    const { keys, arrays } = this.entriesOf(doc, seq);
+    this.addEntries(idKey, this.entriesOf(doc, seq));
+  }
+
+  /** Removes the entries {@link add} made for the same `doc` and `seq`. */
+  remove(seq: number, doc: Document): void {
+    this.removeEntries(this.entriesOf(doc, seq));
+  }
+
+  /**
+   * Swaps the entries of `before` for those of `after`, the same document
+   * (`idKey`, `seq`) rewritten. When the index's fields kept their values, the
+   * usual update, the tree is left alone: removing and re-adding the same
+   * entries cost two descents of a tree that deepens with the collection.
+   */
+  replace(idKey: string, seq: number, before: Document, after: Document): void {
+    const old = this.entriesOf(before, seq);
+    const next = this.entriesOf(after, seq);
+    if (sameEntries(old, next)) return;
+    this.removeEntries(old);
+    this.addEntries(idKey, next);
+  }
+
+  private addEntries(idKey: string, { keys, arrays }: Entries): void {
     arrays.forEach((array, i) => {
       if (array) this.multikeyDocs[i]!++;
     });
     for (const key of keys) this.tree.set(key, idKey);
   }
 
-  /** Removes the entries {@link add} made for the same `doc` and `seq`. */
-  remove(seq: number, doc: Document): void {
-    const { keys, arrays } = this.entriesOf(doc, seq);
+  private removeEntries({ keys, arrays }: Entries): void {
     arrays.forEach((array, i) => {
       if (array) this.multikeyDocs[i]!--;
     });
