@@ -200,6 +200,35 @@ describe("a collection's default collation", () => {
     await c.insertOne({ name: 'Ann' });
     expect((await rejection(c.insertOne({ name: 'ANN' }))).code).toBe(11000);
   });
+
+  it('should be the collation of the _id_ index: string _ids equal under it are duplicates', async () => {
+    await fx.fresh('tags');
+    const c = await fx.db.createCollection<{ _id: string }>('tags', { collation: CASE_INSENSITIVE });
+    await c.insertOne({ _id: 'Red' });
+    const error = await rejection(c.insertOne({ _id: 'RED' }));
+    expect(error.code).toBe(11000);
+    expect(error.errorResponse).toMatchObject({ keyPattern: { _id: 1 }, keyValue: { _id: 'RED' } });
+    expect(error.message).toContain('index: _id_');
+    const upsert = await rejection(
+      c.updateOne({ _id: 'red' }, { $set: { n: 1 } }, { upsert: true, collation: { locale: 'simple' } }),
+    );
+    expect(upsert.code).toBe(11000);
+    await c.insertOne({ _id: 'Blue' });
+    // A deleted _id frees its collated key.
+    await c.deleteOne({ _id: 'red' });
+    await c.insertOne({ _id: 'RED' });
+    expect((await c.find().sort({ _id: 1 }).toArray()).map((doc) => doc._id)).toEqual(['Blue', 'RED']);
+    // The _id_ index a createIndexes asks for inherits the same default: it exists already.
+    await c.createIndex({ _id: 1 }, { name: '_id_' });
+    const [idIndex, ...others] = await c.listIndexes().toArray();
+    expect(others).toEqual([]);
+    expect(idIndex).toMatchObject({ name: '_id_', key: { _id: 1 }, collation: { locale: 'en', strength: 2 } });
+    // Without a default collation the _id_ index is binary.
+    const binary = await fx.fresh('binaryTags');
+    await binary.insertMany([{ _id: 'Red' }, { _id: 'RED' }] as Document[]);
+    expect(await binary.countDocuments()).toBe(2);
+    expect((await binary.listIndexes().toArray())[0]).not.toHaveProperty('collation');
+  });
 });
 
 describe('collated indexes', () => {

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import type { ChangeLog } from '../changes/change-log.js';
 import { LockTable } from '../session/lock-table.js';
@@ -28,6 +29,12 @@ export class CollectionStore implements CollectionView {
    */
   private readonly seqs = new Map<string, number>();
   private nextSeq = 0;
+  /**
+   * With a default collation, the `_id_` index has it too (as on mongod): two
+   * string `_id`s equal under it are duplicates. The documents stay keyed by
+   * the binary encoding; this unique index holds the collated keys.
+   */
+  private readonly collatedId?: CollectionIndex;
 
   constructor(
     readonly db: string,
@@ -39,6 +46,10 @@ export class CollectionStore implements CollectionView {
     readonly changes?: ChangeLog,
   ) {
     this.ns = `${db}.${name}`;
+    const collation = options.collation === undefined ? undefined : Collation.parse(options.collation);
+    if (collation) {
+      this.collatedId = new CollectionIndex({ ...ID_INDEX_SPEC, unique: true, collation: { ...collation.spec } });
+    }
   }
 
   /** Canonical `_id` key of a document. */
@@ -48,7 +59,8 @@ export class CollectionStore implements CollectionView {
 
   /** Unique indexes only. */
   uniqueIndexes(): CollectionIndex[] {
-    return [...this.indexes.values()].filter((index) => index.unique);
+    const unique = [...this.indexes.values()].filter((index) => index.unique);
+    return this.collatedId ? [this.collatedId, ...unique] : unique;
   }
 
   /** Throws mongod's 17261/17262 when a text index cannot use `doc`'s language override field. */
@@ -127,6 +139,7 @@ export class CollectionStore implements CollectionView {
     let seq = this.seqs.get(idKey);
     if (old && seq !== undefined) {
       this.idIndex.replace(idKey, seq, old, doc);
+      this.collatedId?.replace(idKey, seq, old, doc);
       for (const index of this.indexes.values()) index.replace(idKey, seq, old, doc);
     } else {
       if (seq === undefined) {
@@ -134,6 +147,7 @@ export class CollectionStore implements CollectionView {
         this.seqs.set(idKey, seq);
       }
       this.idIndex.add(idKey, seq, doc);
+      this.collatedId?.add(idKey, seq, doc);
       for (const index of this.indexes.values()) index.add(idKey, seq, doc);
     }
     this.docs.set(idKey, doc);
@@ -145,6 +159,7 @@ export class CollectionStore implements CollectionView {
     const seq = this.seqs.get(idKey);
     if (!old || seq === undefined) return;
     this.idIndex.remove(seq, old);
+    this.collatedId?.remove(idKey, seq, old);
     for (const index of this.indexes.values()) index.remove(idKey, seq, old);
     this.docs.delete(idKey);
     this.seqs.delete(idKey);
@@ -170,8 +185,9 @@ export class CollectionStore implements CollectionView {
     this.indexes.set(spec.name, index);
   }
 
-  /** Every index spec, `_id_` first. */
+  /** Every index spec, `_id_` first (with the collection's default collation, if it has one). */
   indexSpecs(): IndexSpec[] {
-    return [ID_INDEX_SPEC, ...[...this.indexes.values()].map((index) => index.spec)];
+    const id = this.collatedId ? { ...ID_INDEX_SPEC, collation: this.collatedId.spec.collation } : ID_INDEX_SPEC;
+    return [id, ...[...this.indexes.values()].map((index) => index.spec)];
   }
 }
