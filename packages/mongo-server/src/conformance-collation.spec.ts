@@ -223,6 +223,8 @@ describe("a collection's default collation", () => {
     const [idIndex, ...others] = await c.listIndexes().toArray();
     expect(others).toEqual([]);
     expect(idIndex).toMatchObject({ name: '_id_', key: { _id: 1 }, collation: { locale: 'en', strength: 2 } });
+    const [info] = await fx.db.listCollections({ name: 'tags' }, { nameOnly: false }).toArray();
+    expect(info?.idIndex).toEqual(idIndex);
     // Without a default collation the _id_ index is binary.
     const binary = await fx.fresh('binaryTags');
     await binary.insertMany([{ _id: 'Red' }, { _id: 'RED' }] as Document[]);

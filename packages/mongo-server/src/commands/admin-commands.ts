@@ -175,7 +175,7 @@ const listCollections: CommandHandler = (cmd, ctx) => {
         type,
         options: collection.options,
         info: { readOnly: false },
-        idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+        idIndex: collection.indexSpecs()[0],
       };
     })
     .filter((info) => (typeof filter.name === 'string' ? info.name === filter.name : true));
