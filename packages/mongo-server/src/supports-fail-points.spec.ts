@@ -5,18 +5,19 @@ import { type Document, MongoClient, MongoServerSelectionError } from 'mongodb';
 import { EmbeddedMongoServer, supportsFailPoints } from './index.js';
 import { isFailPointRefusal } from './supports-fail-points.js';
 
-describe('supportsFailPoints', () => {
-  let server: EmbeddedMongoServer;
-  let client: MongoClient;
-  beforeAll(async () => {
-    server = await EmbeddedMongoServer.start();
-    client = await new MongoClient(server.uri).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await server.stop();
-  });
+// One embedded server (and a client of it) for both groups: it always has the fail point.
+let server: EmbeddedMongoServer;
+let client: MongoClient;
+beforeAll(async () => {
+  server = await EmbeddedMongoServer.start();
+  client = await new MongoClient(server.uri).connect();
+});
+afterAll(async () => {
+  await client.close();
+  await server.stop();
+});
 
+describe('supportsFailPoints', () => {
   it('should be true for the embedded server, which always has test commands', async () => {
     await expect(supportsFailPoints(server.uri)).resolves.toBe(true);
   });
@@ -42,17 +43,6 @@ describe('supportsFailPoints', () => {
 });
 
 describe('isFailPointRefusal', () => {
-  let server: EmbeddedMongoServer;
-  let client: MongoClient;
-  beforeAll(async () => {
-    server = await EmbeddedMongoServer.start();
-    client = await new MongoClient(server.uri).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await server.stop();
-  });
-
   /** The error the server answers `command` on `db` with, as the driver throws it. */
   const failure = (db: string, command: Document) =>
     client
