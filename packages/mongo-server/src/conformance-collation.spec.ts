@@ -207,7 +207,8 @@ describe("a collection's default collation", () => {
     await c.insertOne({ _id: 'Red' });
     const error = await rejection(c.insertOne({ _id: 'RED' }));
     expect(error.code).toBe(11000);
-    expect(error.errorResponse).toMatchObject({ keyPattern: { _id: 1 }, keyValue: { _id: 'RED' } });
+    // keyValue is not compared: mongod reports a collated index's ICU sort key there (see the README's limits).
+    expect(error.errorResponse.keyPattern).toEqual({ _id: 1 });
     expect(error.message).toContain('index: _id_');
     const upsert = await rejection(
       c.updateOne({ _id: 'red' }, { $set: { n: 1 } }, { upsert: true, collation: { locale: 'simple' } }),
