@@ -69,14 +69,18 @@ export class CollectionIndex {
   /** The term postings, when this is a text index (`$text` reads them). */
   readonly text?: TextIndex;
 
-  constructor(readonly spec: IndexSpec) {
+  constructor(
+    readonly spec: IndexSpec,
+    /** Whether to keep the entries in key order for the planner (not for a uniqueness check alone). */
+    { ordered = true }: { ordered?: boolean } = {},
+  ) {
     this.name = spec.name;
     this.fields = Object.keys(spec.key);
     this.unique = spec.unique === true;
     if (spec.partialFilterExpression) this.partial = compileFilter(spec.partialFilterExpression);
     this.collation = spec.collation === undefined ? undefined : Collation.parse(spec.collation);
     if (this.collation) this.canonical = stringClasses(this.collation.compare);
-    if (CollectionIndex.plannable(spec)) {
+    if (ordered && CollectionIndex.plannable(spec)) {
       this.ordered = new OrderedIndex(spec.name, spec.key, spec.sparse === true, this.collation?.compare);
     }
     if (isTextIndexSpec(spec)) this.text = new TextIndex(spec);

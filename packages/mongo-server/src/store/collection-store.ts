@@ -48,7 +48,11 @@ export class CollectionStore implements CollectionView {
     this.ns = `${db}.${name}`;
     const collation = options.collation === undefined ? undefined : Collation.parse(options.collation);
     if (collation) {
-      this.collatedId = new CollectionIndex({ ...ID_INDEX_SPEC, unique: true, collation: { ...collation.spec } });
+      // Only its uniqueness is used: look-ups by _id go through the documents' map or a scan.
+      this.collatedId = new CollectionIndex(
+        { ...ID_INDEX_SPEC, unique: true, collation: { ...collation.spec } },
+        { ordered: false },
+      );
     }
   }
 
