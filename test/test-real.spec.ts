@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_REAL_SUITES } from '../scripts/test-real.mjs';
+import { partitionSuites, TEST_REAL_SUITES } from '../scripts/test-real.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -33,5 +33,40 @@ describe('npm run test:real (scripts/test-real.mjs)', () => {
 
   it('should run every suite that takes its MongoDB from startTestMongo', () => {
     expect(all.filter((path) => usesTestMongo(path) && !matched(path))).toEqual([]);
+  });
+
+  it('should run alone the suites that use server-wide state, and the others side by side', () => {
+    const { together, alone } = partitionSuites(all.filter(matched), (path: string) =>
+      readFileSync(join(root, path), 'utf8'),
+    );
+    // The failCommand fail point, change streams and the server's sessions are one per server.
+    expect(alone).toEqual(
+      expect.arrayContaining([
+        'packages/mongo-server/src/conformance-fail-points.spec.ts',
+        'packages/mongo-server/src/conformance-retryable-writes.spec.ts',
+        'packages/mongo-server/src/conformance-change-streams.spec.ts',
+        'packages/mongo-server/src/conformance-list-local-sessions.spec.ts',
+        'src/sequence/sequence-retry.spec.ts',
+        'test/sample-app/orders-gap-free.e2e-spec.ts',
+      ]),
+    );
+    expect(together).toEqual(
+      expect.arrayContaining([
+        'packages/mongo-server/src/conformance-crud.spec.ts',
+        'test/sample-app/products.e2e-spec.ts',
+      ]),
+    );
+    expect(together.filter((path) => alone.includes(path))).toEqual([]);
+  });
+
+  it.each([
+    ['arms a fail point', 'alone', "admin.command({ configureFailPoint: 'failCommand', mode: 'off' })"],
+    ['probes for fail points', 'alone', 'await supportsFailPoints(uri)'],
+    ['opens a change stream', 'alone', 'const stream = collection.watch([])'],
+    ['lists the server sessions', 'alone', 'aggregate([{ $listLocalSessions: { allUsers: true } }])'],
+    ['uses its own database only', 'together', 'await c.insertOne({ _id: 1 }); await c.find().toArray()'],
+  ])('should run a suite that %s %s', (_what, where, source) => {
+    const { together, alone } = partitionSuites(['suite.spec.ts'], () => source);
+    expect({ together, alone }[where as 'together' | 'alone']).toEqual(['suite.spec.ts']);
   });
 });
