@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { startTestMongo, supportsFailPoints } from 'nestjs-objectid-mongo-server';
+import { supportsFailPoints } from 'nestjs-objectid-mongo-server';
 import type { OrderNumbering } from '../../sample-app/catalog-options.interface.js';
 import { CATALOG_PLATFORMS, startCatalog, type CatalogTestApp } from './catalog-test-app.js';
 
@@ -12,8 +12,7 @@ const FAILED_INSERT = {
 
 // The failure is injected with the `failCommand` fail point, which a MONGO_URL server has only with
 // enableTestCommands=1: probed up front so that the suite is reported skipped there, never passed.
-const probe = await startTestMongo();
-const failPoints = await supportsFailPoints(probe.uri).finally(() => probe.stop());
+const failPoints = await supportsFailPoints();
 const describeIfFailPoints = failPoints ? describe : describe.skip;
 
 /**

@@ -7,14 +7,12 @@
 import { type Collection, type CommandStartedEvent, MongoClient, type MongoClientOptions } from 'mongodb';
 
 import { POLLING_MONITOR, useDriverFixture } from './conformance.fixture.js';
-import { startTestMongo } from './start-test-mongo.js';
 import { supportsFailPoints } from './supports-fail-points.js';
 
 const fx = useDriverFixture({ transactions: true });
 
 // Probed once up front so that `describe.skip` can be chosen (the embedded server always has it).
-const probe = await startTestMongo();
-const failPoints = await supportsFailPoints(probe.uri).finally(() => probe.stop());
+const failPoints = await supportsFailPoints();
 
 const admin = () => fx.client.db('admin');
 const arm = (mode: unknown, data: object) => admin().command({ configureFailPoint: 'failCommand', mode, data });

@@ -6,15 +6,13 @@
  * it the suite reports itself skipped, never passed.
  */
 import { POLLING_MONITOR, useDriverFixture } from './conformance.fixture.js';
-import { startTestMongo } from './start-test-mongo.js';
 import { supportsFailPoints } from './supports-fail-points.js';
 
 // The injected ShutdownInProgress marks the server Unknown: see POLLING_MONITOR.
 const fixture = useDriverFixture({ client: POLLING_MONITOR });
 
 // Probed once up front so that `describe.skip` can be chosen (the embedded server always has it).
-const probe = await startTestMongo();
-const failPoints = await supportsFailPoints(probe.uri).finally(() => probe.stop());
+const failPoints = await supportsFailPoints();
 
 (failPoints ? describe : describe.skip)('retryable writes', () => {
   afterEach(async () => {

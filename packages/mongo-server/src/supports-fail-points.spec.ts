@@ -22,6 +22,21 @@ describe('supportsFailPoints', () => {
     await expect(supportsFailPoints(server.uri)).resolves.toBe(true);
   });
 
+  it('should ask the test MongoDB (MONGO_URL, else an embedded server) when given no uri', async () => {
+    const before = process.env.MONGO_URL;
+    // MONGO_URL points the probe at this suite's server, so that its connections can be counted.
+    process.env.MONGO_URL = server.uri;
+    try {
+      const started = server.connectionCount;
+      await expect(supportsFailPoints()).resolves.toBe(true);
+      for (let turn = 0; turn < 100 && server.connectionCount > started; turn++) await nextTurn();
+      expect(server.connectionCount).toBe(started);
+    } finally {
+      if (before === undefined) delete process.env.MONGO_URL;
+      else process.env.MONGO_URL = before;
+    }
+  });
+
   it('should close the client it opens, also when it answers', async () => {
     const own = await EmbeddedMongoServer.start();
     try {

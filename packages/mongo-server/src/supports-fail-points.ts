@@ -1,3 +1,5 @@
+import { startTestMongo } from './start-test-mongo.js';
+
 /**
  * Server error codes with which a MongoDB refuses `configureFailPoint`, as
  * opposed to failing to answer: CommandNotFound (a mongod started without
@@ -27,9 +29,16 @@ export function isFailPointRefusal(error: unknown): boolean {
  * client it opens is closed before it returns. Rejects when the server cannot
  * be reached or answers with anything but a refusal, rather than reporting
  * `false`. Server selection waits 5 s unless `uri` sets `serverSelectionTimeoutMS`.
+ * Without `uri`, asks the MongoDB {@link startTestMongo} gives (MONGO_URL, or
+ * the embedded server), started for the question and stopped after it: what a
+ * suite needs to decide before its own server is up.
  * @see https://github.com/mongodb/mongo/wiki/The-failCommand-fail-point
  */
-export async function supportsFailPoints(uri: string): Promise<boolean> {
+export async function supportsFailPoints(uri?: string): Promise<boolean> {
+  if (uri === undefined) {
+    const probe = await startTestMongo();
+    return supportsFailPoints(probe.uri).finally(() => probe.stop());
+  }
   const { MongoClient } = await import('mongodb');
   const options = /[?&]serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: 5000 };
   const client = new MongoClient(uri, options);
