@@ -70,6 +70,39 @@ describe('views', () => {
     expect(error.code).toBe(166);
     expect(error.message).toBe(`Namespace ${fx.db.databaseName}.cheap is a view, not a collection`);
   });
+
+  // mongod parses a command's arguments before it looks at what the namespace is: a read on a
+  // view refuses a wrongly typed argument with the error the same read on a collection gives.
+  it.each<[string, Document]>([
+    ['aggregate, pipeline a document', { aggregate: '?', pipeline: {}, cursor: {} }],
+    ['aggregate, pipeline a number', { aggregate: '?', pipeline: 1, cursor: {} }],
+    ['aggregate, a stage that is a number', { aggregate: '?', pipeline: [1], cursor: {} }],
+    ['aggregate, an unknown stage', { aggregate: '?', pipeline: [{ $bogus: 1 }], cursor: {} }],
+    ['aggregate, no cursor option', { aggregate: '?', pipeline: [] }],
+    ['aggregate, cursor a number', { aggregate: '?', pipeline: [], cursor: 1 }],
+    ['find, filter a number', { find: '?', filter: 1 }],
+    ['find, filter a string', { find: '?', filter: 'price' }],
+    ['find, sort a string', { find: '?', sort: 'price' }],
+    ['find, projection a number', { find: '?', projection: 5 }],
+    ['find, negative skip', { find: '?', skip: -1 }],
+    ['find, limit a string', { find: '?', limit: 'x' }],
+    ['find, negative batchSize', { find: '?', batchSize: -1 }],
+    ['count, query a number', { count: '?', query: 1 }],
+    ['count, skip a string', { count: '?', skip: 'x' }],
+    ['count, limit a document', { count: '?', limit: {} }],
+    ['distinct, no key', { distinct: '?' }],
+    ['distinct, key a number', { distinct: '?', key: 1 }],
+    ['distinct, query a number', { distinct: '?', key: 'name', query: 1 }],
+  ])('should refuse %s as it does on a collection', async (_label, command) => {
+    const on = (name: string) => {
+      const [verb] = Object.keys(command);
+      return fx.db.command({ ...command, [verb!]: name });
+    };
+    const onCollection = await failure(on('items'));
+    const onView = await failure(on('cheap'));
+    expect(onCollection.codeName).not.toBe('InternalError');
+    expect([onView.code, onView.codeName]).toEqual([onCollection.code, onCollection.codeName]);
+  });
 });
 
 describe('validators', () => {

@@ -173,11 +173,17 @@ function ownPathValue(doc: unknown, segments: string[]): unknown {
   return values.length === 1 ? values[0] : values.length === 0 ? undefined : values;
 }
 
-const distinct: CommandHandler = (cmd, ctx) => {
-  const name = collectionName(cmd, 'distinct');
+/** A distinct command's `key` and `query`, checked as mongod parses them. */
+export function distinctRequest(cmd: Document): { key: string; query?: Document } {
   const key: unknown = cmd.key;
   if (typeof key !== 'string')
     throw new CommandError('TypeMismatch', "BSON field 'distinct.key' is missing or not a string");
+  return { key, query: optionalDocument(cmd, 'query') };
+}
+
+const distinct: CommandHandler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'distinct');
+  const { key } = distinctRequest(cmd);
   // Values equal under the collation are one value (the first met), and they sort by it.
   return Collation.run(commandCollation(ctx, name, cmd), () => distinctValues(cmd, ctx, name, key));
 };
@@ -245,8 +251,8 @@ const aggregate: CommandHandler = (cmd, ctx) => {
   return Collation.run(commandCollation(ctx, name, cmd), () => runAggregate(cmd, ctx));
 };
 
-function runAggregate(cmd: Document, ctx: CommandContext): Document {
-  const target: unknown = cmd.aggregate;
+/** An aggregate command's stages and `cursor` option, checked as mongod parses them (before the stages run). */
+export function aggregateRequest(cmd: Document): { pipeline: Document[]; cursorOptions?: Document } {
   const pipeline: unknown = cmd.pipeline;
   if (!Array.isArray(pipeline))
     throw new CommandError('TypeMismatch', "BSON field 'pipeline' must be an array of stages");
@@ -257,9 +263,15 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
+  return { pipeline: pipeline as Document[], cursorOptions };
+}
+
+function runAggregate(cmd: Document, ctx: CommandContext): Document {
+  const target: unknown = cmd.aggregate;
+  const { pipeline, cursorOptions } = aggregateRequest(cmd);
   // The whole pipeline is parsed first, as mongod does: a bad one fails on an empty collection too.
   checkPipeline(pipeline);
-  for (const stage of pipeline as Document[]) {
+  for (const stage of pipeline) {
     const op = Object.keys(stage)[0] ?? '';
     if (UNSUPPORTED_STAGES.has(op)) {
       throw new CommandError(
@@ -273,7 +285,7 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
     return explainReply(inner, 'queryPlanner', ctx);
   }
   const collation = optionalDocument(cmd, 'collation');
-  let stages = pipeline as Document[];
+  let stages = pipeline;
   let input: Document[] = [];
   let ns = `${ctx.db}.$cmd.aggregate`;
   if (typeof target === 'string') {

@@ -4,7 +4,9 @@ import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { READ_COMMANDS } from './read-commands.js';
+import type { QueryRequest } from '../query/plan-executor.js';
+import { optionalCount, optionalDocument } from './command-arguments.js';
+import { aggregateRequest, countRequest, distinctRequest, findRequest, READ_COMMANDS } from './read-commands.js';
 
 /** mongod's limit on views defined on views. */
 const MAX_VIEW_DEPTH = 20;
@@ -60,14 +62,14 @@ function allDocuments(ctx: CommandContext, cmd: Document, source: string, pipeli
   return cursor.firstBatch;
 }
 
-/** A find on a view as the aggregation mongod runs for it. */
-function findPipeline(cmd: Document): Document[] {
+/** The stages of a find's (or count's) query part on a view, as the aggregation mongod runs for it. */
+function queryStages({ filter, sort, skip = 0, limit = 0 }: QueryRequest, projection?: Document): Document[] {
   const stages: Document[] = [];
-  if (cmd.filter && Object.keys(cmd.filter as Document).length > 0) stages.push({ $match: cmd.filter });
-  if (cmd.sort && Object.keys(cmd.sort as Document).length > 0) stages.push({ $sort: cmd.sort });
-  if (typeof cmd.skip === 'number' && cmd.skip > 0) stages.push({ $skip: cmd.skip });
-  if (typeof cmd.limit === 'number' && cmd.limit !== 0) stages.push({ $limit: Math.abs(cmd.limit) });
-  if (cmd.projection && Object.keys(cmd.projection as Document).length > 0) stages.push({ $project: cmd.projection });
+  if (filter && Object.keys(filter).length > 0) stages.push({ $match: filter });
+  if (sort && Object.keys(sort).length > 0) stages.push({ $sort: sort });
+  if (skip > 0) stages.push({ $skip: skip });
+  if (limit !== 0) stages.push({ $limit: Math.abs(limit) });
+  if (projection && Object.keys(projection).length > 0) stages.push({ $project: projection });
   return stages;
 }
 
@@ -86,24 +88,24 @@ export function runOnView(name: string, cmd: Document, ctx: CommandContext): Doc
     throw new CommandError('CommandNotSupportedOnView', `Namespace ${ctx.db}.${target} is a view, not a collection`);
   }
   const { source, pipeline } = view;
+  // Arguments are checked as on a collection, before the view's pipeline runs: mongod parses them first.
   switch (name) {
     case 'aggregate':
-      return aggregateOn(ctx, cmd, source, [...pipeline, ...(cmd.pipeline as Document[])]);
+      return aggregateOn(ctx, cmd, source, [...pipeline, ...aggregateRequest(cmd).pipeline]);
     case 'find': {
-      const batchSize =
-        cmd.batchSize ?? (typeof cmd.limit === 'number' && cmd.limit !== 0 ? Math.abs(cmd.limit) : undefined);
+      const request = findRequest(cmd);
+      const stages = queryStages(request, optionalDocument(cmd, 'projection'));
+      const batchSize = optionalCount(cmd, 'batchSize') ?? (request.limit ? request.limit : undefined);
       const cursor = batchSize === undefined ? {} : { batchSize };
-      return aggregateOn(ctx, { ...cmd, cursor }, source, [...pipeline, ...findPipeline(cmd)]);
+      return aggregateOn(ctx, { ...cmd, cursor }, source, [...pipeline, ...stages]);
     }
-    case 'count': {
-      const stages = findPipeline({ filter: cmd.query, skip: cmd.skip, limit: cmd.limit });
-      return { n: allDocuments(ctx, cmd, source, [...pipeline, ...stages]).length, ok: 1 };
-    }
+    case 'count':
+      return { n: allDocuments(ctx, cmd, source, [...pipeline, ...queryStages(countRequest(cmd))]).length, ok: 1 };
     default: {
-      const key = String(cmd.key);
+      const { key, query } = distinctRequest(cmd);
       const docs = allDocuments(ctx, cmd, source, [
         ...pipeline,
-        ...findPipeline({ filter: cmd.query }),
+        ...queryStages({ filter: query }),
         { $project: { _id: 0, value: `$${key}` } },
       ]);
       const values: unknown[] = [];
