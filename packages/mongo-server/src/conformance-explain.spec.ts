@@ -154,4 +154,24 @@ describe('explain', () => {
       await connection.close();
     }
   });
+
+  // The explained command is parsed as the command itself: a wrongly typed argument fails with its error.
+  it.each<[string, Document]>([
+    ['aggregate, pipeline a number', { aggregate: 'explain_items', pipeline: 1, cursor: {} }],
+    ['aggregate, an unknown stage', { aggregate: 'explain_items', pipeline: [{ $bogus: 1 }], cursor: {} }],
+    ['find, filter a number', { find: 'explain_items', filter: 1 }],
+    ['count, query a number', { count: 'explain_items', query: 1 }],
+    ['distinct, no key', { distinct: 'explain_items' }],
+    ['distinct, key a number', { distinct: 'explain_items', key: 1 }],
+  ])('of %s fails as the command does', async (_label, command) => {
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        (reply) => ['succeeded', reply],
+        (error: { code?: number; codeName?: string }) => [error.code, error.codeName],
+      );
+    const direct = await failure(fx.db.command(command));
+    expect(direct[0]).toEqual(expect.any(Number));
+    expect(direct[1]).not.toBe('InternalError');
+    expect(await failure(fx.db.command({ explain: command, verbosity: 'queryPlanner' }))).toEqual(direct);
+  });
 });

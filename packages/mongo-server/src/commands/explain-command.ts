@@ -1,13 +1,14 @@
 import type { Document } from 'bson';
 
 import { formatBounds } from '../query/index-bounds.js';
+import { checkPipeline } from '../query/pipeline-check.js';
 import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import type { QueryPlan } from '../query/query-planner.js';
 import { textPlanStages, wantsTextScore } from '../query/text-query-plan.js';
 import { collectionName, optionalDocument } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { countRequest, findRequest } from './read-commands.js';
+import { aggregatePipeline, countRequest, distinctRequest, findRequest } from './read-commands.js';
 
 const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
 const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
@@ -108,13 +109,14 @@ function explainCount(cmd: Document, ctx: CommandContext): Explained {
 
 function explainDistinct(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'distinct');
-  const request = { filter: optionalDocument(cmd, 'query'), collation: optionalDocument(cmd, 'collation') };
+  const request = { filter: distinctRequest(cmd).query, collation: optionalDocument(cmd, 'collation') };
   return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
 }
 
 function explainAggregate(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'aggregate');
-  const pipeline = Array.isArray(cmd.pipeline) ? (cmd.pipeline as Document[]) : [];
+  const pipeline = aggregatePipeline(cmd);
+  checkPipeline(pipeline);
   const first = pipeline[0];
   const request = {
     filter: first && '$match' in first ? (first.$match as Document) : undefined,

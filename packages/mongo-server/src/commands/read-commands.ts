@@ -251,11 +251,17 @@ const aggregate: CommandHandler = (cmd, ctx) => {
   return Collation.run(commandCollation(ctx, name, cmd), () => runAggregate(cmd, ctx));
 };
 
-/** An aggregate command's stages and `cursor` option, checked as mongod parses them (before the stages run). */
-export function aggregateRequest(cmd: Document): { pipeline: Document[]; cursorOptions?: Document } {
+/** An aggregate command's stages, checked to be an array (their contents: {@link checkPipeline}). */
+export function aggregatePipeline(cmd: Document): Document[] {
   const pipeline: unknown = cmd.pipeline;
   if (!Array.isArray(pipeline))
     throw new CommandError('TypeMismatch', "BSON field 'pipeline' must be an array of stages");
+  return pipeline as Document[];
+}
+
+/** An aggregate command's stages and `cursor` option, checked as mongod parses them (before the stages run). */
+export function aggregateRequest(cmd: Document): { pipeline: Document[]; cursorOptions?: Document } {
+  const pipeline = aggregatePipeline(cmd);
   const cursorOptions = optionalDocument(cmd, 'cursor');
   if (!cursorOptions && cmd.explain !== true) {
     throw new CommandError(
@@ -263,7 +269,7 @@ export function aggregateRequest(cmd: Document): { pipeline: Document[]; cursorO
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  return { pipeline: pipeline as Document[], cursorOptions };
+  return { pipeline, cursorOptions };
 }
 
 function runAggregate(cmd: Document, ctx: CommandContext): Document {
