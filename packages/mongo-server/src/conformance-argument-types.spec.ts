@@ -43,6 +43,19 @@ describe('argument types', () => {
       { findAndModify: 'things', query: {}, update: { $set: { 'list.$[e]': 0 } }, arrayFilters: 'x' },
       "BSON field 'findAndModify.arrayFilters' is the wrong type 'string', expected type 'array'",
     ],
+    // A statement or document that is not a document (the server read its fields and failed).
+    [
+      { update: 'things', updates: [null] },
+      "BSON field 'update.updates.0' is the wrong type 'null', expected type 'object'",
+    ],
+    [
+      { delete: 'things', deletes: [{ q: { _id: 3 }, limit: 0 }, 5] },
+      "BSON field 'delete.deletes.1' is the wrong type 'int', expected type 'object'",
+    ],
+    [
+      { insert: 'things', documents: ['x'] },
+      "BSON field 'insert.documents.0' is the wrong type 'string', expected type 'object'",
+    ],
     [
       { getMore: 1.5, collection: 'things' },
       "BSON field 'getMore.getMore' is the wrong type 'double', expected type 'long'",

@@ -184,6 +184,18 @@ describe('validators', () => {
     expect({ code: error.code, message: error.message }).toEqual({ code, message });
   });
 
+  // Type names are looked up as names, not as properties: 'toString' and '__proto__' are unknown types.
+  it.each(['toString', '__proto__', 'constructor'])(
+    "should refuse the type '%s' as it refuses any unknown type",
+    async (name) => {
+      const refusal = async (type: string) => {
+        const error = await failure(fx.db.createCollection('validated', { validator: { $jsonSchema: { type } } }));
+        return { code: error.code, message: error.message.replace(type, '<type>') };
+      };
+      expect(await refusal(name)).toEqual(await refusal('nosuchtype'));
+    },
+  );
+
   it('should refuse an unknown validationLevel', async () => {
     await fx.db.createCollection('validated');
     const error = await failure(fx.db.command({ collMod: 'validated', validationLevel: 'sometimes' }));

@@ -155,6 +155,18 @@ describe('explain', () => {
     }
   });
 
+  // Command names are looked up as names, not as properties of an object.
+  it.each(['__proto__', 'toString', 'constructor'])(
+    "of a command named '%s' fails as an unknown command",
+    async (name) => {
+      const error = await fx.db.command({ explain: { [name]: 'explain_items' } }).then(
+        () => undefined,
+        (e: { codeName?: string }) => e,
+      );
+      expect(error?.codeName).toBe('CommandNotFound');
+    },
+  );
+
   // The explained command is parsed as the command itself: a wrongly typed argument fails with its error.
   it.each<[string, Document]>([
     ['aggregate, pipeline a number', { aggregate: 'explain_items', pipeline: 1, cursor: {} }],

@@ -1,5 +1,6 @@
 import type { Binary, Document } from 'bson';
 
+import { isSubDocument } from '../bson/bson-compare.js';
 import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
 
@@ -48,7 +49,20 @@ export function documentArray(cmd: Document, field: string): Document[] {
       `BSON field '${field}' is missing or not an array; send an array of documents`,
     );
   }
+  checkDocuments(value, `${Object.keys(cmd)[0] ?? ''}.${field}`);
   return value as Document[];
+}
+
+/** TypeMismatch naming `label.<index>`, as mongod answers, for the first item of `items` that is not a document. */
+function checkDocuments(items: unknown[], label: string): void {
+  for (const [index, item] of items.entries()) {
+    if (!isSubDocument(item)) {
+      throw new CommandError(
+        'TypeMismatch',
+        `BSON field '${label}.${index}' is the wrong type '${bsonTypeName(item)}', expected type 'object'`,
+      );
+    }
+  }
 }
 
 /** The BSON type name MongoDB's messages use for `value` (`$type`'s alias: 'int', 'long', 'binData', …). */
@@ -65,14 +79,7 @@ export function optionalDocumentArray(value: unknown, label: string): Document[]
       `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected type 'array'`,
     );
   }
-  for (const [index, item] of value.entries()) {
-    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof Date) {
-      throw new CommandError(
-        'TypeMismatch',
-        `BSON field '${label}.${index}' is the wrong type '${bsonTypeName(item)}', expected type 'object'`,
-      );
-    }
-  }
+  checkDocuments(value, label);
   return value as Document[];
 }
 

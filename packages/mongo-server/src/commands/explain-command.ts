@@ -175,16 +175,17 @@ function explainFindAndModify(cmd: Document, ctx: CommandContext): Explained {
   return explainWrite(cmd.remove === true ? 'DELETE' : 'UPDATE', request, name, ctx);
 }
 
-const EXPLAINABLE: Record<string, (cmd: Document, ctx: CommandContext) => Explained> = {
-  find: explainFind,
-  count: explainCount,
-  distinct: explainDistinct,
-  aggregate: explainAggregate,
-  update: explainUpdate,
-  delete: explainDelete,
-  findAndModify: explainFindAndModify,
-  findandmodify: explainFindAndModify,
-};
+/** A Map, not an object: the command's name is the client's, and may be `__proto__` or `toString`. */
+const EXPLAINABLE = new Map<string, (cmd: Document, ctx: CommandContext) => Explained>([
+  ['find', explainFind],
+  ['count', explainCount],
+  ['distinct', explainDistinct],
+  ['aggregate', explainAggregate],
+  ['update', explainUpdate],
+  ['delete', explainDelete],
+  ['findAndModify', explainFindAndModify],
+  ['findandmodify', explainFindAndModify],
+]);
 
 /**
  * MongoDB's explain output for one query: `queryPlanner.winningPlan`
@@ -194,7 +195,7 @@ const EXPLAINABLE: Record<string, (cmd: Document, ctx: CommandContext) => Explai
  */
 export function explainReply(inner: Document, verbosity: string, ctx: CommandContext): Document {
   const name = Object.keys(inner)[0] ?? '';
-  const explain = EXPLAINABLE[name];
+  const explain = EXPLAINABLE.get(name);
   if (!explain) throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
   const { ns, request, result, wrap = (stage: Document) => stage } = explain(inner, ctx);
   // A textScore asked of the projection, sort or later stages makes mongod score the union (TEXT_OR).

@@ -15,14 +15,15 @@ const BSON_TYPES = new Set([
   ...['dbPointer', 'javascript', 'symbol', 'javascriptWithScope', 'int', 'timestamp', 'long', 'decimal'],
   ...['minKey', 'maxKey', 'number'],
 ]);
-const JSON_TYPES: Record<string, (alias: string) => boolean> = {
-  object: (t) => t === 'object',
-  array: (t) => t === 'array',
-  number: (t) => NUMBER_TYPES.has(t),
-  boolean: (t) => t === 'bool',
-  string: (t) => t === 'string',
-  null: (t) => t === 'null',
-};
+/** A Map, not an object: the names are the client's, and may be `__proto__` or `toString`. */
+const JSON_TYPES = new Map<string, (alias: string) => boolean>([
+  ['object', (t) => t === 'object'],
+  ['array', (t) => t === 'array'],
+  ['number', (t) => NUMBER_TYPES.has(t)],
+  ['boolean', (t) => t === 'bool'],
+  ['string', (t) => t === 'string'],
+  ['null', (t) => t === 'null'],
+]);
 /** Keywords MongoDB's `$jsonSchema` refuses (draft 4 features it omits). */
 const UNSUPPORTED = new Set(['$ref', '$schema', 'default', 'definitions', 'format', 'id']);
 const ANNOTATIONS = new Set(['title', 'description']);
@@ -64,8 +65,8 @@ function keywordCheck(schema: Document, keyword: string): Check | undefined {
       return (v) => names.some((name) => (name === 'number' ? NUMBER_TYPES.has(typeAlias(v)) : typeAlias(v) === name));
     }
     case 'type': {
-      const names = typeNames(arg, keyword, (name) => name in JSON_TYPES);
-      return (v) => names.some((name) => JSON_TYPES[name]!(typeAlias(v)));
+      const checks = typeNames(arg, keyword, (name) => JSON_TYPES.has(name)).map((name) => JSON_TYPES.get(name)!);
+      return (v) => checks.some((check) => check(typeAlias(v)));
     }
     case 'enum': {
       if (!Array.isArray(arg) || arg.length === 0) fail("$jsonSchema keyword 'enum' must be a non-empty array");
