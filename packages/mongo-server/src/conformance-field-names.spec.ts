@@ -26,3 +26,96 @@ describe('a field named __proto__', () => {
     expect(Object.getOwnPropertyDescriptor(doc.o, '__proto__')?.value).toBe(nested);
   });
 });
+
+/** JSON with `__proto__` keys, parsed so that they are own fields (as the driver decodes them). */
+const own = <T = Record<string, unknown>>(json: string) => JSON.parse(json) as T;
+
+/**
+ * The answer `run` gives, or the embedded server's refusal, which must name the field: the server
+ * may refuse what it cannot do, but never answer it wrongly. A real MongoDB answers every one.
+ */
+async function answerOrRefusal<T>(run: () => Promise<T>): Promise<T | 'refused'> {
+  try {
+    return await run();
+  } catch (error) {
+    if (fx.mongo.backend !== 'embedded') throw error;
+    expect(error).toMatchObject({
+      codeName: 'BadValue',
+      message: expect.stringMatching(/^a field named __proto__ in .+ is not supported by the embedded test server/),
+    });
+    return 'refused';
+  }
+}
+
+describe('reads naming a field __proto__', () => {
+  beforeEach(async () => {
+    const c = await fx.fresh('proto_reads');
+    await c.insertMany([
+      own('{"_id":1,"__proto__":5,"a":{"__proto__":2}}'),
+      own('{"_id":2,"__proto__":3,"a":{"__proto__":9}}'),
+      own('{"_id":3,"b":1}'),
+    ] as never[]);
+  });
+  const reads = () => fx.db.collection<{ _id: number }>('proto_reads');
+  const ids = (docs: { _id?: unknown }[]) => docs.map((doc) => doc._id);
+
+  it.each([
+    ['__proto__', 1, [3, 2, 1]],
+    ['__proto__', -1, [1, 2, 3]],
+    ['a.__proto__', -1, [2, 1, 3]],
+  ] as const)('should sort by %s (%d) as by any field', async (path, direction, expected) => {
+    expect(
+      ids(
+        await reads()
+          .find({}, { sort: { [path]: direction } })
+          .toArray(),
+      ),
+    ).toEqual(expected);
+  });
+
+  it('should match only the document whose field equals the value', async () => {
+    const found = await answerOrRefusal(() => reads().find(own('{"__proto__":3}')).toArray());
+    if (found !== 'refused') expect(ids(found)).toEqual([2]);
+  });
+
+  it('should delete only the documents the filter matches', async () => {
+    const deleted = await answerOrRefusal(() => reads().deleteMany(own('{"__proto__":{"$gt":4}}')));
+    expect(
+      ids(
+        await reads()
+          .find({}, { sort: { _id: 1 } })
+          .toArray(),
+      ),
+    ).toEqual(deleted === 'refused' ? [1, 2, 3] : [2, 3]);
+  });
+
+  it('should project only the field named', async () => {
+    const projected = await answerOrRefusal(() =>
+      reads()
+        .find({ _id: 1 }, { projection: own('{"__proto__":1}') })
+        .toArray(),
+    );
+    if (projected !== 'refused') expect(projected.map((doc) => Object.keys(doc))).toEqual([['_id', '__proto__']]);
+  });
+
+  it('should group and sort by it in a pipeline', async () => {
+    const grouped = await answerOrRefusal(() =>
+      reads()
+        .aggregate([{ $group: { _id: '$__proto__', n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+        .toArray(),
+    );
+    if (grouped !== 'refused') {
+      expect(grouped).toEqual([
+        { _id: null, n: 1 },
+        { _id: 3, n: 1 },
+        { _id: 5, n: 1 },
+      ]);
+    }
+    const sorted = await answerOrRefusal(() =>
+      reads()
+        .aggregate([{ $sort: own('{"__proto__":-1}') }])
+        .toArray(),
+    );
+    if (sorted !== 'refused') expect(ids(sorted)).toEqual([1, 2, 3]);
+  });
+});

@@ -3,12 +3,13 @@ import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
-import { bsonEquals, compareBson, isSubDocument } from '../bson/bson-compare.js';
+import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
+import { hasProtoPart, ownPathValue, refuseProtoPipeline } from '../query/proto-paths.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
@@ -150,29 +151,6 @@ const count: CommandHandler = (cmd, ctx) => {
   return { n: runQuery(ctx.view(name), countRequest(cmd)).docs.length, ok: 1 };
 };
 
-/**
- * The values at `path` in `doc`, descending through arrays, by own properties
- * only. For paths with a `__proto__` part, which mingo's `resolve` refuses
- * (for its own safety) although MongoDB serves them like any field name.
- */
-function ownPathValue(doc: unknown, segments: string[]): unknown {
-  const values: unknown[] = [];
-  const walk = (value: unknown, depth: number): void => {
-    if (depth === segments.length) {
-      values.push(value);
-      return;
-    }
-    const segment = segments[depth]!;
-    if (Array.isArray(value)) {
-      for (const item of value) if (isSubDocument(item)) walk(item, depth);
-    } else if (isSubDocument(value) && Object.hasOwn(value, segment)) {
-      walk(value[segment], depth + 1);
-    }
-  };
-  walk(doc, 0);
-  return values.length === 1 ? values[0] : values.length === 0 ? undefined : values;
-}
-
 /** A distinct command's `key` and `query`, checked as mongod parses them. */
 export function distinctRequest(cmd: Document): { key: string; query?: Document } {
   const key: unknown = cmd.key;
@@ -191,7 +169,7 @@ const distinct: CommandHandler = (cmd, ctx) => {
 function distinctValues(cmd: Document, ctx: CommandContext, name: string, key: string): Document {
   const values: unknown[] = [];
   const segments = key.split('.');
-  const valueOf = segments.includes('__proto__')
+  const valueOf = hasProtoPart(key)
     ? (doc: Document) => ownPathValue(doc, segments)
     : (doc: Document) => resolve(doc, key);
   const collation = optionalDocument(cmd, 'collation');
@@ -277,6 +255,7 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const { pipeline, cursorOptions } = aggregateRequest(cmd);
   // The whole pipeline is parsed first, as mongod does: a bad one fails on an empty collection too.
   checkPipeline(pipeline);
+  refuseProtoPipeline(pipeline);
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0] ?? '';
     if (UNSUPPORTED_STAGES.has(op)) {

@@ -4,6 +4,7 @@ import { Query } from 'mingo/query';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { positionalIndex } from './positional-paths.js';
+import { refuseProtoFields } from './proto-paths.js';
 import { compileFilter, mingoOptions, withMingoErrors } from './query-context.js';
 import { existingParent, isContainer, read, write } from './update-paths.js';
 
@@ -183,5 +184,6 @@ export function projectDocuments(
   filter: Document = {},
 ): Document[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
+  refuseProtoFields(projection, 'a projection');
   return new FindProjection(projection, filter).apply(docs);
 }

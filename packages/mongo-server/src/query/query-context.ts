@@ -21,6 +21,7 @@ import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './n
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
 import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
+import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
 import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
@@ -232,6 +233,7 @@ export function compileFilter(filter: Document | undefined): (doc: Document) => 
     };
   }
   refuseWhere(filter);
+  refuseProtoFields(filter, 'a query filter');
   // `$text` is checked here but matched through the text index (text-search.ts runs such queries).
   const query = withMingoErrors(() => new Query(conditionForMingo(withoutText(filter)), mingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));

@@ -6,6 +6,7 @@ import { approximateSize } from '../bson/approximate-size.js';
 import { CommandError } from '../commands/command-error.js';
 import { sortMemoryExceeded, STAGE_MEMORY_LIMIT } from './bounded-stages.js';
 import { OperationBudget } from './operation-budget.js';
+import { hasProtoPart, ownPathValue } from './proto-paths.js';
 
 /** A `{ field: 1 | -1 }` sort specification. */
 export type SortSpec = Record<string, unknown>;
@@ -14,7 +15,7 @@ export type SortSpec = Record<string, unknown>;
 const EMPTY_ARRAY_KEY = Symbol('empty-array');
 
 function sortKey(doc: Document, path: string, direction: number): unknown {
-  const value = resolve(doc, path);
+  const value = hasProtoPart(path) ? ownPathValue(doc, path.split('.')) : resolve(doc, path);
   if (!Array.isArray(value)) return value;
   const elements = value.flat(Infinity);
   if (elements.length === 0) return EMPTY_ARRAY_KEY;
