@@ -72,6 +72,19 @@ describe.each(CATALOG_PLATFORMS)('catalog products on %s', (platform) => {
       await createProduct({ name: '寿司', slug: 'sushi' }).expect(201);
     });
 
+    // Which of the two answers a PATCH gets depends on the stored name: the app reads it first.
+    it('should keep the slug of a name that derives none when a PATCH sends it unchanged, and refuse a new one', async () => {
+      const created = (await createProduct({ name: '餃子', slug: 'gyoza' }).expect(201)).body;
+      const patch = (body: Record<string, unknown>) => catalog.http().patch(`/products/${created.id}`).send(body);
+      expect((await patch({ name: '餃子', price: 7 }).expect(200)).body).toMatchObject({ slug: 'gyoza', price: 7 });
+      await patch({ name: '焼き餃子' }).expect(400, {
+        statusCode: 400,
+        message: 'cannot derive a slug from name "焼き餃子"; send a slug (lowercase letters, digits and hyphens)',
+        error: 'Bad Request',
+      });
+      expect((await patch({ name: '焼き餃子', slug: 'yaki-gyoza' }).expect(200)).body.slug).toBe('yaki-gyoza');
+    });
+
     it('should answer 422 for a category that does not exist', async () => {
       await createProduct({ name: 'Orphan', categoryId: UNKNOWN_ID }).expect(422, {
         statusCode: 422,

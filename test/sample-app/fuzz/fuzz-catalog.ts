@@ -138,14 +138,21 @@ export class FuzzCatalog {
   /**
    * What holds for every answer: no 5xx; at most CPU_BOUND_MS of CPU; an
    * error in the app's shape, its message bounded whatever was sent; a 400
-   * came before the database was asked anything; no id in the body is one the
-   * test neither created nor sent.
+   * came before the database was asked anything (but for the reads of a
+   * rename, see below); no id in the body is one the test neither created
+   * nor sent.
    */
   expectSane({ res, names, cpuMs }: Exchange, sent: string): void {
     expect([res.status, res.status < 500 ? 'ok' : res.text]).toEqual([res.status, 'ok']);
     expect([res.status, cpuMs <= CPU_BOUND_MS ? 'ok' : `${cpuMs} ms CPU`]).toEqual([res.status, 'ok']);
     if (res.status >= 400) expectErrorShape(res);
-    if (res.status === 400 || res.status === 414) expect(names).toEqual([]);
+    // A PATCH whose name derives no slug (寿司, ｛) is refused only when the name changes: an
+    // unchanged one keeps the document's slug. Knowing which takes a read of the current name
+    // (after those of the ids it references), so that 400 follows reads, and never a write.
+    const renameRefused = res.status === 400 && String(res.body?.message).startsWith('cannot derive a slug from name ');
+    if (res.status === 400 || res.status === 414) {
+      expect(renameRefused ? names.filter((name) => name !== 'find') : names).toEqual([]);
+    }
     if (res.status === 201) this.known.add(String(res.body.id));
     expect(this.foreignIds(res.body, sent)).toEqual([]);
   }
