@@ -26,10 +26,8 @@ function isStatementError(error: unknown): error is CommandError {
   return error instanceof CommandError && error.codeName !== 'WriteConflict' && error.codeName !== 'MaxTimeMSExpired';
 }
 
+/** `doc` (a document: {@link documentArray} checked it) with an `_id`, first. */
 function prepareInsert(doc: Document): Document {
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new CommandError('TypeMismatch', 'each element of insert.documents must be a document');
-  }
   if (Array.isArray(doc._id)) throw new CommandError('InvalidIdField', "The '_id' value cannot be of type array");
   return doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc);
 }
