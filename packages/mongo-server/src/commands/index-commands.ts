@@ -5,7 +5,8 @@ import { Collation } from '../bson/collation.js';
 import { formatDocument } from '../bson/format-key-value.js';
 import type { IndexSpec } from '../store/collection-index.js';
 import { normalizeTextIndexSpec, secondTextIndexError, TEXT_INDEX_OPTIONS } from '../store/text-index-spec.js';
-import { collectionName } from './command-arguments.js';
+import { typeAlias } from '../query/element-operators.js';
+import { collectionName, wrongType } from './command-arguments.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { openCursor } from './read-commands.js';
@@ -63,16 +64,23 @@ function indexCollation(spec: IndexSpec, collectionDefault: unknown): IndexSpec 
   return collation ? { ...rest, collation: { ...collation.spec } } : rest;
 }
 
+/** Types an index key pattern's values may have, as mongod's key pattern check allows: directions and plugin names. */
+const KEY_VALUE_TYPES = new Set(['int', 'long', 'double', 'decimal', 'string']);
+
 function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   const spec = raw as IndexSpec;
-  if (
-    !spec ||
-    typeof spec !== 'object' ||
-    !spec.key ||
-    typeof spec.key !== 'object' ||
-    Object.keys(spec.key).length === 0
-  ) {
+  // Documents only: an array key (or a string, enumerated key by key) is no key pattern.
+  if (typeAlias(spec) !== 'object' || typeAlias(spec.key) !== 'object' || Object.keys(spec.key).length === 0) {
     throw new CommandError('FailedToParse', "Each index specification must have a non-empty 'key' document");
+  }
+  for (const value of Object.values(spec.key)) {
+    const type = typeAlias(value);
+    if (!KEY_VALUE_TYPES.has(type)) {
+      throw new CommandError(
+        'CannotCreateIndex',
+        `Values in v:2 index key pattern cannot be of type ${type}. Only numbers > 0, numbers < 0, and strings are allowed.`,
+      );
+    }
   }
   if (typeof spec.name !== 'string' || spec.name.length === 0) {
     throw new CommandError('FailedToParse', "Each index specification must have a 'name' string");
@@ -158,9 +166,21 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
   const target: unknown = cmd.index;
   const names: string[] = [];
   if (target === '*') names.push(...collection.indexes.keys());
-  else if (Array.isArray(target)) names.push(...(target as string[]));
-  else if (typeof target === 'string') names.push(target);
-  else if (target && typeof target === 'object') {
+  else if (Array.isArray(target)) {
+    // One by one: spreading a client's array of 400,000 names into push() overflowed the stack.
+    for (const [i, item] of target.entries()) {
+      if (typeof item !== 'string') throw wrongType(`dropIndexes.index.${i}`, item, 'string');
+      names.push(item);
+    }
+  } else if (typeof target === 'string') names.push(target);
+  else if (target === undefined) {
+    throw new CommandError('Location40414', "BSON field 'dropIndexes.index' is missing but a required field");
+  } else if (typeAlias(target) !== 'object') {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field 'dropIndexes.index' is the wrong type '${typeAlias(target)}', expected types '[string, object, array]'`,
+    );
+  } else {
     const match = [...collection.indexes.values()].find((index) => sameKey(index.spec.key, target as Document));
     if (!match)
       throw new CommandError('IndexNotFound', `can't find index with key: ${formatDocument(target as Document)}`);

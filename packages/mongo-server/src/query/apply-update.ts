@@ -9,6 +9,7 @@ import { CommandError } from '../commands/command-error.js';
 import { idFirst, setPath } from './document-paths.js';
 import { typeAlias } from './element-operators.js';
 import { type ApplyUpdateOptions, ParsedUpdate } from './parsed-update.js';
+import { checkPipeline } from './pipeline-check.js';
 import { mingoOptions, withMingoErrors } from './query-context.js';
 import { cloneValue } from './update-paths.js';
 
@@ -47,6 +48,8 @@ export function updateKind(update: unknown): UpdateKind {
         throw new CommandError('InvalidOptions', `${name} is not allowed to be used within an update`);
       }
     }
+    // As an aggregate's: each stage a document of one known stage, each stage's specification of its type.
+    checkPipeline(update);
     return 'pipeline';
   }
   if (update === null || typeof update !== 'object') {

@@ -95,6 +95,11 @@ const BSON_QUERY_OPERATORS = {
     if (hasElemMatch) return (queryOperators.$all as QueryOperator)(selector, value, options);
     return queryOperator(allMatch)(selector, value);
   },
+  // A document only: mingo enumerated a string given here as an object, one key per character.
+  $elemMatch: (selector: string, value: unknown, options: Options): Predicate => {
+    if (typeAlias(value) !== 'object') throw new CommandError('BadValue', '$elemMatch needs an Object');
+    return (queryOperators.$elemMatch as QueryOperator)(selector, value, options);
+  },
   // Linear-time matching (mingo normalizes `{ f: /re/ }` and `$options` into this operator).
   $regex: queryOperator((lhs, rhs, depth) => {
     if (!(rhs instanceof RegExp)) throw new CommandError('BadValue', '$regex has to be a string');
@@ -130,8 +135,48 @@ const BSON_EXPRESSION_OPERATORS = {
   },
 };
 
+/** What `$redact`'s expression may give: keep the document, look into its subdocuments, or drop it. */
+const REDACT_ACTIONS = new Set(['$$KEEP', '$$DESCEND', '$$PRUNE']);
+
+/**
+ * `$redact` as mongod runs it: mingo's gave back whatever else the expression
+ * returned in place of the document (`{ $redact: 'x' }` answered `['x', 'x']`)
+ * where mongod fails with 17053.
+ */
+function redact(doc: Document, expr: unknown, options: Options): Document | undefined {
+  // Evaluated with `doc` as $$ROOT, each subdocument in turn, as mingo's own $redact does.
+  const action: unknown = evalExpr(doc, expr, options);
+  if (typeof action !== 'string' || !REDACT_ACTIONS.has(action)) {
+    throw new CommandError(
+      'Location17053',
+      "$redact's expression should not return anything aside of the variables $$KEEP, $$DESCEND, and $$PRUNE, " +
+        `but returned ${typeAlias(action) === 'string' ? String(action).slice(0, 100) : typeAlias(action)}`,
+    );
+  }
+  if (action === '$$PRUNE') return undefined;
+  if (action === '$$KEEP') return doc;
+  const output: Document = {};
+  for (const key of Object.keys(doc)) {
+    const value: unknown = doc[key];
+    if (Array.isArray(value)) {
+      const kept: unknown[] = [];
+      for (const item of value) {
+        const next = isPlainSpec(item) ? redact(item, expr, options) : item;
+        if (next !== undefined) kept.push(next);
+      }
+      output[key] = kept;
+    } else {
+      const next = isPlainSpec(value) ? redact(value, expr, options) : value;
+      if (next !== undefined) output[key] = next;
+    }
+  }
+  return output;
+}
+
 const BSON_PIPELINE_OPERATORS = {
   $sample: sampleStage,
+  $redact: (collection: Iterator, expr: unknown, options: Options): Iterator =>
+    collection.map((doc: Document) => redact(doc, expr, options)).filter((doc: unknown) => doc !== undefined),
   $sort: (collection: Iterator, spec: SortSpec): Iterator =>
     collection.transform((docs: Document[]) => Lazy(sortDocuments(docs, spec))),
   // Any $match (not only a leading one, also inside $lookup/$facet) builds a mingo Query.
@@ -218,10 +263,12 @@ export function withMingoErrors<T>(fn: () => T): T {
 
 /** Compiles a query filter into a predicate (throws BadValue on a bad filter). */
 export function compileFilter(filter: Document | undefined): (doc: Document) => boolean {
-  if (filter === undefined || filter === null || Object.keys(filter).length === 0) return () => true;
+  if (filter === undefined || filter === null) return () => true;
+  // The type first: Object.keys() of a 4 MB string makes 4 million keys.
   if (typeof filter !== 'object' || Array.isArray(filter)) {
     throw new CommandError('TypeMismatch', "BSON field 'filter' is the wrong type, expected type 'object'");
   }
+  if (Object.keys(filter).length === 0) return () => true;
   const id: unknown = filter._id;
   if (id instanceof ObjectId && Object.keys(filter).length === 1) {
     // `{ _id: <ObjectId> }`, most look-ups by far: only an equal ObjectId matches, so compiling a matcher
