@@ -2,10 +2,10 @@ import type { Document } from 'bson';
 
 import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { checkPipeline } from '../query/pipeline-check.js';
-import type { CommandContext } from './command-context.js';
-import { CommandError } from './command-error.js';
 import type { QueryRequest } from '../query/plan-executor.js';
 import { optionalCount, optionalDocument } from './command-arguments.js';
+import type { CommandContext } from './command-context.js';
+import { CommandError } from './command-error.js';
 import { aggregateRequest, countRequest, distinctRequest, findRequest, READ_COMMANDS } from './read-commands.js';
 
 /** mongod's limit on views defined on views. */
