@@ -98,6 +98,21 @@ describe('reads naming a field __proto__', () => {
     if (projected !== 'refused') expect(projected.map((doc) => Object.keys(doc))).toEqual([['_id', '__proto__']]);
   });
 
+  it('should read it in a pipeline-style update', async () => {
+    const reply = await fx.db.command({
+      update: 'proto_reads',
+      updates: [{ q: { _id: 1 }, u: [{ $set: { copy: '$__proto__' } }] }],
+    });
+    const [error] = (reply.writeErrors ?? []) as { errmsg: string }[];
+    if (error && fx.mongo.backend === 'embedded') {
+      expect(error.errmsg).toMatch(/^a field named __proto__ in an aggregation pipeline is not supported/);
+      expect(await reads().findOne({ _id: 1 })).not.toHaveProperty('copy');
+    } else {
+      expect(error).toBeUndefined();
+      expect(await reads().findOne({ _id: 1 })).toMatchObject({ copy: 5 });
+    }
+  });
+
   it('should group and sort by it in a pipeline', async () => {
     const grouped = await answerOrRefusal(() =>
       reads()

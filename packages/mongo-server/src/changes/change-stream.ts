@@ -8,7 +8,6 @@ import { wrongType } from '../commands/command-arguments.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from '../query/element-operators.js';
 import { checkPipeline } from '../query/pipeline-check.js';
-import { refuseProtoPipeline } from '../query/proto-paths.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { MemoryStore } from '../store/memory-store.js';
@@ -179,7 +178,6 @@ export function parseChangeStream(
   }
   checkPipeline(pipeline.slice(1) as unknown[]);
   const stages = pipeline.slice(1);
-  refuseProtoPipeline(stages);
   for (const stage of stages) {
     const name = Object.keys(stage)[0]!;
     if (!STREAM_STAGES.has(name)) {

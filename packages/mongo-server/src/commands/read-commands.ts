@@ -9,7 +9,7 @@ import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
-import { hasProtoPart, ownPathValue, refuseProtoPipeline } from '../query/proto-paths.js';
+import { hasProtoPart, ownPathValue } from '../query/proto-paths.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
@@ -255,7 +255,6 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const { pipeline, cursorOptions } = aggregateRequest(cmd);
   // The whole pipeline is parsed first, as mongod does: a bad one fails on an empty collection too.
   checkPipeline(pipeline);
-  refuseProtoPipeline(pipeline);
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0] ?? '';
     if (UNSUPPORTED_STAGES.has(op)) {

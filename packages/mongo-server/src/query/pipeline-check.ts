@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { refuseProtoPipeline } from './proto-paths.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
@@ -100,9 +101,16 @@ function checkGroup(spec: unknown, stage: string): void {
  * Checks a pipeline as mongod parses it before running it: one field per
  * stage, known stages, known query, expression and accumulator operators
  * (also in `$lookup`, `$facet` and `$unionWith` sub-pipelines). So a bad
- * pipeline fails on an empty collection too, as on mongod.
+ * pipeline fails on an empty collection too, as on mongod. A pipeline naming
+ * a field `__proto__` is refused here, for every command that runs one
+ * (see proto-paths.ts).
  */
 export function checkPipeline(pipeline: unknown[]): void {
+  checkStages(pipeline);
+  refuseProtoPipeline(pipeline as Document[]);
+}
+
+function checkStages(pipeline: unknown[]): void {
   for (const raw of pipeline) {
     if (typeAlias(raw) !== 'object') {
       throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
@@ -205,7 +213,7 @@ function checkStage(name: string, spec: unknown): void {
   const wrongType = DOCUMENT_SPECS.get(name);
   if (wrongType && typeAlias(spec) !== 'object') throw wrongType(typeAlias(spec));
   const sub = (value: unknown): void => {
-    if (Array.isArray(value)) checkPipeline(value);
+    if (Array.isArray(value)) checkStages(value);
   };
   switch (name) {
     case '$match':
