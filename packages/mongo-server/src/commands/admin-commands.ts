@@ -10,6 +10,7 @@ import { CommandError } from './command-error.js';
 import { NAMESPACE_COMMANDS } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
 import { checkViewDefinition } from './view-commands.js';
+import { checkNewView } from './view-graph.js';
 
 /** Wire versions 0..21 = MongoDB 7.0; the driver needs max >= 9. */
 export const MAX_WIRE_VERSION = 21;
@@ -113,7 +114,8 @@ const create: CommandHandler = (cmd, ctx) => {
     throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
   }
   refuseUnsupportedOptions(options);
-  if (options.viewOn !== undefined || options.pipeline !== undefined) checkViewDefinition(options);
+  const isView = options.viewOn !== undefined || options.pipeline !== undefined;
+  if (isView) checkViewDefinition(options);
   checkValidatorOptions(options);
   if (options.collation !== undefined) {
     // The default collation is kept (and listCollections reports it) with every field filled in; simple is none.
@@ -121,6 +123,7 @@ const create: CommandHandler = (cmd, ctx) => {
     if (collation) options.collation = { ...collation.spec };
     else delete options.collation;
   }
+  if (isView) checkNewView(ctx, name, options);
   ctx.store.ensureCollection(ctx.db, name, options);
   return { ok: 1 };
 };

@@ -40,6 +40,11 @@ export interface CommandContext {
   readonly server: ServerInfo;
   /** The collection as this command sees it (transaction-aware); created on demand when `create`. */
   view(name: string, create?: boolean): CollectionView | undefined;
+  /**
+   * What `$lookup`, `$graphLookup` and `$unionWith` read from `name`: a
+   * collection's documents, compared under `collation`, or a view's.
+   */
+  lookupDocuments(name: string, collation?: Document): Document[];
 }
 
 /** A command handler: runs to completion without yielding, returns the reply body. */

@@ -5,6 +5,7 @@ export const ErrorCode = {
   InternalError: 1,
   BadValue: 2,
   NoSuchKey: 4,
+  GraphContainsCycle: 5,
   IncompatibleCollationVersion: 174,
   FailedToParse: 9,
   TypeMismatch: 14,

@@ -22,7 +22,7 @@ import { TRANSACTION_COMMANDS } from './transaction-commands.js';
 import { bindLetVariables } from './let-variables.js';
 import { runOutputStage } from './output-stages.js';
 import { runSourceStage } from './source-stages.js';
-import { runOnView } from './view-commands.js';
+import { lookupDocuments, runOnView } from './view-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
@@ -268,7 +268,7 @@ export class CommandRouter {
 
   private context(db: string, server: ServerInfo, transaction: Transaction | undefined): CommandContext {
     const { store } = this;
-    return {
+    const ctx: CommandContext = {
       db,
       store,
       cursors: this.cursors,
@@ -281,6 +281,8 @@ export class CommandRouter {
         if (!collection) return undefined;
         return transaction ? transaction.view(collection) : collection;
       },
+      lookupDocuments: (name, collation) => lookupDocuments(ctx, name, collation),
     };
+    return ctx;
   }
 }

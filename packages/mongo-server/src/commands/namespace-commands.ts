@@ -94,6 +94,13 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   if (from === to) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
   const source = ctx.store.collection(fromDb, fromName);
   if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${from} does not exist`);
+  // Moved, a view would read another collection, or form a cycle that its create refused.
+  if (source.options.viewOn !== undefined) {
+    throw new CommandError(
+      'CommandNotSupportedOnView',
+      `cannot rename view: ${from}; create it again under the new name`,
+    );
+  }
   if (ctx.store.collection(toDb, toName)) {
     if (cmd.dropTarget !== true) throw new CommandError('NamespaceExists', 'target namespace exists');
     ctx.store.dropCollection(toDb, toName);

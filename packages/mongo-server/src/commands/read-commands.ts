@@ -18,6 +18,7 @@ import { collectionName, cursorIdArray, optionalCount, optionalDocument, wrongTy
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { explainReply } from './explain-command.js';
+import { checkInvolvedViews } from './view-graph.js';
 
 /**
  * Visible documents of `view` matching `filter`, in natural order (the
@@ -255,6 +256,7 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const { pipeline, cursorOptions } = aggregateRequest(cmd);
   // The whole pipeline is parsed first, as mongod does: a bad one fails on an empty collection too.
   checkPipeline(pipeline);
+  checkInvolvedViews(ctx, pipeline);
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0] ?? '';
     if (UNSUPPORTED_STAGES.has(op)) {
@@ -290,10 +292,12 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   } else if (target !== 1) {
     throw new CommandError('FailedToParse', "BSON field 'aggregate' must be a collection name or 1");
   }
+  // $lookup and $unionWith compare under the pipeline's collation too; a view they read must have the same.
+  const lookupCollation =
+    collation ?? (typeof target === 'string' ? ctx.store.collection(ctx.db, target)?.options.collation : undefined);
   const options = mingoOptions({
     processingMode: ProcessingMode.CLONE_INPUT,
-    // $lookup and $unionWith compare under the pipeline's collation too.
-    collectionResolver: (name: string) => matchingDocuments(ctx.view(name), undefined, 0, collation),
+    collectionResolver: (name: string) => ctx.lookupDocuments(name, lookupCollation),
   });
   const docs = withMingoErrors(() => new Aggregator(stages, options).run(input) as Document[]);
   return openCursor(ctx, ns, docs, optionalCount(cursorOptions ?? {}, 'batchSize'));

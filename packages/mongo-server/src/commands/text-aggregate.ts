@@ -9,7 +9,8 @@ import { hasText } from '../query/text-filter.js';
 import { isTextScoreMeta, textScoreOf, textScoreUnavailable } from '../query/text-search.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { matchingDocuments, openCursor } from './read-commands.js';
+import { openCursor } from './read-commands.js';
+import { checkInvolvedViews } from './view-graph.js';
 
 /** Where the score rides through the later stages (mingo has no document metadata); removed from the results. */
 const SCORE_FIELD = '__embeddedTextScore';
@@ -82,6 +83,7 @@ export function runTextAggregate(name: string, cmd: Document, ctx: CommandContex
   const used = { found: false };
   const rest = withScoreField(stages.slice(1), used) as Document[];
   checkPipeline(rest);
+  checkInvolvedViews(ctx, rest);
   const matched = runQuery(ctx.view(collection), {
     filter: (stages[0] as Document).$match as Document,
     collation: isPlainObject(cmd.collation) ? cmd.collation : undefined,
@@ -89,7 +91,11 @@ export function runTextAggregate(name: string, cmd: Document, ctx: CommandContex
   const input = used.found ? matched.map((doc) => ({ ...doc, [SCORE_FIELD]: textScoreOf(doc) })) : matched;
   const options = mingoOptions({
     processingMode: ProcessingMode.CLONE_INPUT,
-    collectionResolver: (other: string) => matchingDocuments(ctx.view(other), undefined),
+    collectionResolver: (other: string) =>
+      ctx.lookupDocuments(
+        other,
+        isPlainObject(cmd.collation) ? cmd.collation : ctx.store.collection(ctx.db, collection)?.options.collation,
+      ),
   });
   const docs = withMingoErrors(() => new Aggregator(rest, options).run(input) as Document[]);
   if (used.found) for (const doc of docs) delete doc[SCORE_FIELD];

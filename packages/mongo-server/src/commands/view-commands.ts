@@ -1,15 +1,22 @@
 import type { Document } from 'bson';
 
 import { bsonEquals, compareBson } from '../bson/bson-compare.js';
+import { Collation } from '../bson/collation.js';
+import { OperationBudget } from '../query/operation-budget.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import type { QueryRequest } from '../query/plan-executor.js';
 import { optionalCount, optionalDocument } from './command-arguments.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { aggregateRequest, countRequest, distinctRequest, findRequest, READ_COMMANDS } from './read-commands.js';
-
-/** mongod's limit on views defined on views. */
-const MAX_VIEW_DEPTH = 20;
+import {
+  aggregateRequest,
+  countRequest,
+  distinctRequest,
+  findRequest,
+  matchingDocuments,
+  READ_COMMANDS,
+} from './read-commands.js';
+import { MAX_VIEW_DEPTH, readDepthExceeded } from './view-graph.js';
 
 /** Commands that only read, and so run on a view through its pipeline. */
 const READS = new Set(['find', 'aggregate', 'count', 'distinct']);
@@ -32,31 +39,93 @@ export function checkViewDefinition(options: Document): void {
   options.pipeline = pipeline;
 }
 
+/** A view resolved down to the collection it reads. */
+interface ResolvedView {
+  source: string;
+  /** The pipelines of the views on the way, innermost first. */
+  pipeline: Document[];
+  /** The view's default collation, `{ locale: 'simple' }` when it has none: a view never takes its source's. */
+  collation: Document;
+}
+
+const SIMPLE = Object.freeze({ locale: 'simple' });
+
 /** The collection under a view and the whole pipeline from it (views on views included). */
-function resolve(ctx: CommandContext, name: string): { source: string; pipeline: Document[] } | undefined {
+function resolve(ctx: CommandContext, name: string): ResolvedView | undefined {
   let pipeline: Document[] = [];
   let current = name;
+  let collation: Document = SIMPLE;
   for (let depth = 0; ; depth++) {
     const options = ctx.store.collection(ctx.db, current)?.options;
-    if (options?.viewOn === undefined) return depth === 0 ? undefined : { source: current, pipeline };
-    if (depth >= MAX_VIEW_DEPTH) {
-      throw new CommandError(
-        'ViewDepthLimitExceeded',
-        `View depth too deep or view cycle detected. Maximum depth is ${MAX_VIEW_DEPTH}`,
-      );
-    }
+    if (options?.viewOn === undefined) return depth === 0 ? undefined : { source: current, pipeline, collation };
+    // mongod resolves at most MAX_VIEW_DEPTH - 1 views on views in a read (its create allows one more).
+    if (depth >= MAX_VIEW_DEPTH - 1) throw readDepthExceeded();
+    if (depth === 0) collation = (options.collation as Document | undefined) ?? SIMPLE;
     pipeline = [...(options.pipeline as Document[]), ...pipeline];
     current = options.viewOn as string;
   }
 }
 
-function aggregateOn(ctx: CommandContext, cmd: Document, source: string, pipeline: Document[]): Document {
-  const { cursor = {}, $db } = cmd as { cursor?: Document; $db: string };
-  return READ_COMMANDS.aggregate!({ aggregate: source, pipeline, cursor, $db }, ctx);
+/**
+ * Refuses a command collation other than the view's default, as mongod does
+ * (a view's collation may be part of what it hides, so it is never overridden).
+ */
+function checkCollation(requested: Document | undefined, view: ResolvedView, ns: string): void {
+  if (requested === undefined || Object.keys(requested).length === 0) return;
+  if (!Collation.same(Collation.parse(requested), Collation.parse(view.collation))) {
+    throw new CommandError('OptionNotSupportedOnView', `Cannot override a view's default collation ${ns}`);
+  }
 }
 
-function allDocuments(ctx: CommandContext, cmd: Document, source: string, pipeline: Document[]): Document[] {
-  const reply = aggregateOn(ctx, { $db: cmd.$db, cursor: { batchSize: Number.MAX_SAFE_INTEGER } }, source, pipeline);
+/** Views being read for a `$lookup`, `$graphLookup` or `$unionWith`, nested. */
+let lookupNesting = 0;
+/**
+ * The documents of each view a command's lookups have read, by command (its
+ * context): a view whose stages each look up the next view (mongod allows 20
+ * such levels) is then read once per command, not once per path (three
+ * stages a level gave 3^19 reads). One command reads one state of the data.
+ */
+const lookedUpViews = new WeakMap<CommandContext, Map<string, Document[]>>();
+
+/**
+ * What a `$lookup`, `$graphLookup` or `$unionWith` reads from `name`: a
+ * collection's documents, or a view's, its pipeline run on its source as
+ * mongod resolves it. `collation` is the operation's (its own, else its
+ * collection's default; undefined: simple), which a view's must equal. The
+ * view graph is checked at `create` (view-graph.ts); the nesting bound is a
+ * second guard, against recursion whatever the stored definitions.
+ */
+export function lookupDocuments(ctx: CommandContext, name: string, collation?: Document): Document[] {
+  const view = resolve(ctx, name);
+  if (!view) return matchingDocuments(ctx.view(name), undefined, 0, collation);
+  checkCollation(collation ?? SIMPLE, view, `${ctx.db}.${name}`);
+  let read = lookedUpViews.get(ctx);
+  if (!read) lookedUpViews.set(ctx, (read = new Map()));
+  const known = read.get(name);
+  if (known) return known;
+  // A read of an empty view ticks nothing else; many of them must still meet the command's time limit.
+  OperationBudget.tick();
+  if (lookupNesting >= MAX_VIEW_DEPTH) {
+    throw new CommandError('ViewDepthLimitExceeded', `View depth limit exceeded; maximum depth is ${MAX_VIEW_DEPTH}`);
+  }
+  lookupNesting++;
+  try {
+    const docs = allDocuments(ctx, { $db: ctx.db }, view, view.pipeline);
+    read.set(name, docs);
+    return docs;
+  } finally {
+    lookupNesting--;
+  }
+}
+
+/** Runs `pipeline` on the view's source under the view's collation. */
+function aggregateOn(ctx: CommandContext, cmd: Document, view: ResolvedView, pipeline: Document[]): Document {
+  const { cursor = {}, $db } = cmd as { cursor?: Document; $db: string };
+  return READ_COMMANDS.aggregate!({ aggregate: view.source, pipeline, cursor, $db, collation: view.collation }, ctx);
+}
+
+function allDocuments(ctx: CommandContext, cmd: Document, view: ResolvedView, pipeline: Document[]): Document[] {
+  const reply = aggregateOn(ctx, { $db: cmd.$db, cursor: { batchSize: Number.MAX_SAFE_INTEGER } }, view, pipeline);
   const cursor = reply.cursor as { firstBatch: Document[]; id: bigint | number };
   if (Number(cursor.id) !== 0) ctx.cursors.kill(BigInt(cursor.id));
   return cursor.firstBatch;
@@ -87,23 +156,33 @@ export function runOnView(name: string, cmd: Document, ctx: CommandContext): Doc
   if (WRITES.has(name)) {
     throw new CommandError('CommandNotSupportedOnView', `Namespace ${ctx.db}.${target} is a view, not a collection`);
   }
-  const { source, pipeline } = view;
+  const { pipeline } = view;
+  const ns = `${ctx.db}.${target}`;
   // Arguments are checked as on a collection, before the view's pipeline runs: mongod parses them first.
+  const collation = () => checkCollation(optionalDocument(cmd, 'collation'), view, ns);
   switch (name) {
-    case 'aggregate':
-      return aggregateOn(ctx, cmd, source, [...pipeline, ...aggregateRequest(cmd).pipeline]);
+    case 'aggregate': {
+      const stages = aggregateRequest(cmd).pipeline;
+      collation();
+      return aggregateOn(ctx, cmd, view, [...pipeline, ...stages]);
+    }
     case 'find': {
       const request = findRequest(cmd);
       const stages = queryStages(request, optionalDocument(cmd, 'projection'));
       const batchSize = optionalCount(cmd, 'batchSize') ?? (request.limit ? request.limit : undefined);
       const cursor = batchSize === undefined ? {} : { batchSize };
-      return aggregateOn(ctx, { ...cmd, cursor }, source, [...pipeline, ...stages]);
+      collation();
+      return aggregateOn(ctx, { ...cmd, cursor }, view, [...pipeline, ...stages]);
     }
-    case 'count':
-      return { n: allDocuments(ctx, cmd, source, [...pipeline, ...queryStages(countRequest(cmd))]).length, ok: 1 };
+    case 'count': {
+      const stages = queryStages(countRequest(cmd));
+      collation();
+      return { n: allDocuments(ctx, cmd, view, [...pipeline, ...stages]).length, ok: 1 };
+    }
     default: {
       const { key, query } = distinctRequest(cmd);
-      const docs = allDocuments(ctx, cmd, source, [
+      collation();
+      const docs = allDocuments(ctx, cmd, view, [
         ...pipeline,
         ...queryStages({ filter: query }),
         { $project: { _id: 0, value: `$${key}` } },
