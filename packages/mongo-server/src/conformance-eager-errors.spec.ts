@@ -86,6 +86,36 @@ const CASES: [string, Operation, number, RegExp][] = [
     40323,
     /^A pipeline stage specification object must contain exactly one field\.$/,
   ],
+  ...(
+    [
+      ['in $project', (c) => c.aggregate([{ $project: { x: '$$nope' } }]).toArray()],
+      ['in a $group accumulator', (c) => c.aggregate([{ $group: { _id: null, x: { $sum: '$$nope.a' } } }]).toArray()],
+      ['in a $match $expr', (c) => c.aggregate([{ $match: { $expr: { $eq: ['$a', '$$nope'] } } }]).toArray()],
+      ['in a find $expr', (c) => c.findOne({ $expr: { $eq: ['$a', '$$nope'] } })],
+      ['in a deleteMany $expr', (c) => c.deleteMany({ $or: [{ $expr: { $eq: ['$a', '$$nope'] } }] })],
+      [
+        'outside the $map that defines it',
+        (c) =>
+          c
+            .aggregate([{ $project: { x: { $add: [{ $map: { input: [1], as: 'nope', in: '$$nope' } }, '$$nope'] } } }])
+            .toArray(),
+      ],
+      [
+        'in a $lookup sub-pipeline that does not define it',
+        (c) =>
+          c
+            .aggregate([
+              { $lookup: { from: 'other', let: { a: '$a' }, pipeline: [{ $project: { x: '$$nope' } }], as: 'j' } },
+            ])
+            .toArray(),
+      ],
+    ] as [string, Operation][]
+  ).map(([where, operation]): [string, Operation, number, RegExp] => [
+    `an undefined variable ${where}`,
+    operation,
+    17276,
+    /^Use of undefined variable: nope$/,
+  ]),
 ];
 
 describe('errors raised before reading', () => {
@@ -104,5 +134,43 @@ describe('errors raised before reading', () => {
       expect((error as MongoServerError).code).toBe(code);
       expect((error as MongoServerError).message).toMatch(message);
     });
+  });
+
+  it.each<[string, Operation]>([
+    ['$let', (c) => c.aggregate([{ $project: { x: { $let: { vars: { v: 1 }, in: '$$v' } } } }]).toArray()],
+    ['$map (as)', (c) => c.aggregate([{ $project: { x: { $map: { input: '$l', as: 'v', in: '$$v' } } } }]).toArray()],
+    ['$map (this)', (c) => c.aggregate([{ $project: { x: { $map: { input: '$l', in: '$$this' } } } }]).toArray()],
+    ['$filter', (c) => c.aggregate([{ $project: { x: { $filter: { input: '$l', cond: '$$this' } } } }]).toArray()],
+    [
+      '$reduce',
+      (c) =>
+        c
+          .aggregate([
+            { $project: { x: { $reduce: { input: '$l', initialValue: 0, in: { $add: ['$$value', '$$this'] } } } } },
+          ])
+          .toArray(),
+    ],
+    [
+      "$lookup's let",
+      (c) =>
+        c
+          .aggregate([
+            {
+              $lookup: {
+                from: 'eager',
+                let: { v: '$a' },
+                pipeline: [{ $match: { $expr: { $eq: ['$a', '$$v'] } } }],
+                as: 'j',
+              },
+            },
+          ])
+          .toArray(),
+    ],
+    ["the command's let", (c) => c.aggregate([{ $project: { x: '$$v' } }], { let: { v: 1 } }).toArray()],
+    ['system variables', (c) => c.aggregate([{ $project: { x: '$$ROOT.a', y: '$$CURRENT', n: '$$NOW' } }]).toArray()],
+  ])('should accept a variable defined by %s', async (_label, operation) => {
+    const c = await fx.fresh('eager');
+    await c.insertOne({ a: 1, l: [1, 2] });
+    await expect(operation(c)).resolves.toBeDefined();
   });
 });

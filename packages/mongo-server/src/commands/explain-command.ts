@@ -8,6 +8,7 @@ import { textPlanStages, wantsTextScore } from '../query/text-query-plan.js';
 import { collectionName, optionalDocument } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { bindLetVariables } from './let-variables.js';
 import { aggregatePipeline, countRequest, distinctRequest, findRequest } from './read-commands.js';
 
 const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
@@ -193,8 +194,15 @@ const EXPLAINABLE = new Map<string, (cmd: Document, ctx: CommandContext) => Expl
  * write's stage above) and, unless the verbosity is `queryPlanner`,
  * `executionStats` with the keys and documents examined. Nothing is written.
  */
-export function explainReply(inner: Document, verbosity: string, ctx: CommandContext): Document {
-  const name = Object.keys(inner)[0] ?? '';
+export function explainReply(
+  command: Document,
+  verbosity: string,
+  ctx: CommandContext,
+  shown: Document = command,
+): Document {
+  const name = Object.keys(command)[0] ?? '';
+  // `let`'s variables bound as when the command runs; the reply shows the command as sent.
+  const inner = bindLetVariables(name, command);
   const explain = EXPLAINABLE.get(name);
   if (!explain) throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
   const { ns, request, result, wrap = (stage: Document) => stage } = explain(inner, ctx);
@@ -228,10 +236,10 @@ export function explainReply(inner: Document, verbosity: string, ctx: CommandCon
     const stages = (inner.pipeline as Document[]).slice(request.filter ? 1 : 0);
     if (stages.length > 0) {
       const { explainVersion, ...cursor } = reply;
-      return { explainVersion, stages: [{ $cursor: cursor }, ...stages], ...serverParts(inner, ctx) };
+      return { explainVersion, stages: [{ $cursor: cursor }, ...stages], ...serverParts(shown, ctx) };
     }
   }
-  return { ...reply, ...serverParts(inner, ctx) };
+  return { ...reply, ...serverParts(shown, ctx) };
 }
 
 function serverParts(inner: Document, ctx: CommandContext): Document {

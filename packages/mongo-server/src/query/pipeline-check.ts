@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { checkVariables, defineVariables, NO_VARIABLES, type Scope, withVariables } from './expression-variables.js';
 import { refuseProtoPipeline } from './proto-paths.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
 
@@ -75,11 +76,13 @@ function checkExpression(expr: unknown, stage: string): void {
   for (const value of Object.values(expr as Document)) checkExpression(value, stage);
 }
 
-function checkGroup(spec: unknown, stage: string): void {
+function checkGroup(spec: unknown, stage: string, scope: Scope): void {
   if (typeAlias(spec) !== 'object') return;
   for (const [field, value] of Object.entries(spec as Document)) {
     if (field === '_id' || field === 'groupBy' || field === 'boundaries' || field === 'default') {
       checkExpression(value, stage);
+      // `boundaries` and `default` are constants, not expressions.
+      if (field === '_id' || field === 'groupBy') checkVariables(value, scope);
       continue;
     }
     const accumulators = field === 'output' && stage !== '$group' ? Object.values(value as Document) : [value];
@@ -92,6 +95,7 @@ function checkGroup(spec: unknown, stage: string): void {
       if (name !== undefined) {
         checkArgument(name, (accumulator as Document)[name]);
         checkExpression((accumulator as Document)[name], stage);
+        checkVariables((accumulator as Document)[name], scope);
       }
     }
   }
@@ -110,7 +114,7 @@ export function checkPipeline(pipeline: unknown[]): void {
   refuseProtoPipeline(pipeline as Document[]);
 }
 
-function checkStages(pipeline: unknown[]): void {
+function checkStages(pipeline: unknown[], scope: Scope = NO_VARIABLES): void {
   for (const raw of pipeline) {
     if (typeAlias(raw) !== 'object') {
       throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
@@ -125,7 +129,7 @@ function checkStages(pipeline: unknown[]): void {
       if (MONGOD_STAGES.has(name)) throw notSupported(`The ${name} stage`);
       throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
     }
-    checkStage(name, spec);
+    checkStage(name, spec, scope);
   }
 }
 
@@ -209,15 +213,16 @@ function checkArgument(operator: string, argument: unknown): void {
   }
 }
 
-function checkStage(name: string, spec: unknown): void {
+/** Checks one stage; `scope` holds the variables a `$lookup` defines for its sub-pipeline. */
+function checkStage(name: string, spec: unknown, scope: Scope): void {
   const wrongType = DOCUMENT_SPECS.get(name);
   if (wrongType && typeAlias(spec) !== 'object') throw wrongType(typeAlias(spec));
-  const sub = (value: unknown): void => {
-    if (Array.isArray(value)) checkStages(value);
+  const sub = (value: unknown, inner = scope): void => {
+    if (Array.isArray(value)) checkStages(value, inner);
   };
   switch (name) {
     case '$match':
-      compileFilter(spec as Document);
+      compileFilter(spec as Document, scope);
       break;
     case '$project':
     case '$addFields':
@@ -227,16 +232,23 @@ function checkStage(name: string, spec: unknown): void {
     case '$sortByCount':
     case '$redact':
       checkExpression(spec, name);
+      checkVariables(spec, scope);
       break;
     case '$group':
     case '$bucket':
     case '$bucketAuto':
-      checkGroup(spec, name);
+      checkGroup(spec, name, scope);
       break;
     case '$facet':
       if (typeAlias(spec) === 'object') for (const value of Object.values(spec as Document)) sub(value);
       break;
     case '$lookup':
+      // `let` is read where the $lookup is; its names are defined in the sub-pipeline.
+      if (typeAlias(spec) === 'object') {
+        const names = defineVariables((spec as Document).let, scope);
+        sub((spec as Document).pipeline, withVariables(scope, ...names));
+      }
+      break;
     case '$unionWith':
       if (typeAlias(spec) === 'object') sub((spec as Document).pipeline);
       break;

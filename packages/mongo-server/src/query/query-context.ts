@@ -15,6 +15,7 @@ import { resolve } from 'mingo/util';
 import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
+import { checkFilterVariables, NO_VARIABLES, type Scope } from './expression-variables.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
@@ -256,13 +257,18 @@ export function withMingoErrors<T>(fn: () => T): T {
   } catch (error) {
     if (error instanceof CommandError) throw error;
     const message = error instanceof Error ? error.message : String(error);
+    // mongod's code for a variable nothing defines, met while running (parsing refuses most before).
+    if (/^Use of undefined variable: /.test(message)) throw new CommandError('Location17276', message);
     // mongod's wording, which clients and tests match on.
     throw new CommandError('BadValue', message.replace(/^unknown query operator (\$\w+)$/, 'unknown operator: $1'));
   }
 }
 
-/** Compiles a query filter into a predicate (throws BadValue on a bad filter). */
-export function compileFilter(filter: Document | undefined): (doc: Document) => boolean {
+/**
+ * Compiles a query filter into a predicate (throws BadValue on a bad filter,
+ * 17276 on a variable in its `$expr` that nothing in `scope` defines).
+ */
+export function compileFilter(filter: Document | undefined, scope: Scope = NO_VARIABLES): (doc: Document) => boolean {
   if (filter === undefined || filter === null) return () => true;
   // The type first: Object.keys() of a 4 MB string makes 4 million keys.
   if (typeof filter !== 'object' || Array.isArray(filter)) {
@@ -281,6 +287,7 @@ export function compileFilter(filter: Document | undefined): (doc: Document) => 
   }
   refuseWhere(filter);
   refuseProtoFields(filter, 'a query filter');
+  checkFilterVariables(filter, scope);
   // `$text` is checked here but matched through the text index (text-search.ts runs such queries).
   const query = withMingoErrors(() => new Query(conditionForMingo(withoutText(filter)), mingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));

@@ -1,0 +1,93 @@
+import type { Document } from 'bson';
+
+import { CommandError } from '../commands/command-error.js';
+import { typeAlias } from './element-operators.js';
+
+/** Names of the variables defined where an expression is. */
+export type Scope = ReadonlySet<string>;
+
+/** At a pipeline's or a filter's top: no user variable (a command's `let` is bound before parsing). */
+export const NO_VARIABLES: Scope = new Set();
+
+/**
+ * A system variable. A name starting with a capital is not checked further:
+ * user variables start with a lower-case letter, and a system variable this
+ * server does not know must not make a valid pipeline fail.
+ */
+const SYSTEM_VARIABLE = /^[A-Z]/;
+
+/** `scope` with `names` added (those that are strings). */
+export function withVariables(scope: Scope, ...names: unknown[]): Scope {
+  const inner = new Set(scope);
+  for (const name of names) if (typeof name === 'string') inner.add(name);
+  return inner;
+}
+
+/** The `vars` of `$let` or the `let` of `$lookup`, checked where they are; their names. */
+export function defineVariables(vars: unknown, scope: Scope): string[] {
+  if (typeAlias(vars) !== 'object') return [];
+  for (const value of Object.values(vars as Document)) checkVariables(value, scope);
+  return Object.keys(vars as Document);
+}
+
+/**
+ * Refuses a `$$name` (or `$$name.path`) in aggregation expression `expr`
+ * that nothing in scope defines, as mongod does while parsing (17276), so
+ * the error does not wait for a document to evaluate it on. `$let`, `$map`,
+ * `$filter` (`as`, by default `this`) and `$reduce` (`value`, `this`) define
+ * variables for their inner expressions; `$literal` is not an expression.
+ */
+export function checkVariables(expr: unknown, scope: Scope): void {
+  if (typeof expr === 'string') {
+    if (!expr.startsWith('$$')) return;
+    const name = expr.slice(2).split('.', 1)[0]!;
+    if (!SYSTEM_VARIABLE.test(name) && !scope.has(name)) {
+      throw new CommandError('Location17276', `Use of undefined variable: ${name}`);
+    }
+    return;
+  }
+  if (Array.isArray(expr)) {
+    for (const item of expr) checkVariables(item, scope);
+    return;
+  }
+  if (typeAlias(expr) !== 'object') return;
+  const spec = expr as Document;
+  const keys = Object.keys(spec);
+  const argument: unknown = spec[keys[0] ?? ''];
+  const fields = keys.length === 1 && typeAlias(argument) === 'object' ? (argument as Document) : undefined;
+  switch (keys.length === 1 ? keys[0] : undefined) {
+    case '$literal':
+      return;
+    case '$let':
+      if (!fields) break;
+      checkVariables(fields.in, withVariables(scope, ...defineVariables(fields.vars, scope)));
+      return;
+    case '$map':
+    case '$filter':
+      if (!fields) break;
+      for (const [key, value] of Object.entries(fields)) {
+        checkVariables(value, key === 'in' || key === 'cond' ? withVariables(scope, fields.as ?? 'this') : scope);
+      }
+      return;
+    case '$reduce':
+      if (!fields) break;
+      for (const [key, value] of Object.entries(fields)) {
+        checkVariables(value, key === 'in' ? withVariables(scope, 'value', 'this') : scope);
+      }
+      return;
+  }
+  for (const value of Object.values(spec)) checkVariables(value, scope);
+}
+
+/** The `$expr`s of a query filter (also under `$and`, `$or`, `$nor`): the only expressions a filter has. */
+export function checkFilterVariables(filter: unknown, scope: Scope): void {
+  if (Array.isArray(filter)) {
+    for (const clause of filter) checkFilterVariables(clause, scope);
+    return;
+  }
+  if (typeAlias(filter) !== 'object') return;
+  for (const [key, value] of Object.entries(filter as Document)) {
+    if (key === '$expr') checkVariables(value, scope);
+    else if (key === '$and' || key === '$or' || key === '$nor') checkFilterVariables(value, scope);
+  }
+}
