@@ -31,6 +31,13 @@ function groupMemoryExceeded(): CommandError {
 
 /** Stages that can emit many more documents than they take in; each one emitted is counted as built. */
 const MULTIPLYING_STAGES = new Set(['$unwind', '$lookup', '$graphLookup', '$densify', '$facet']);
+/**
+ * Stages whose work per document emitted has no bound of its own (a join, a
+ * graph walk that hashes whole documents, sub-pipelines): the clock is read
+ * for each document they emit, so a command's time limit holds to about one
+ * document's work. Over 80 MB documents a `$graphLookup` ran 28 s past a 10 s limit.
+ */
+const HEAVY_STAGES = new Set(['$lookup', '$graphLookup', '$facet']);
 
 /**
  * Blocking stages MongoDB bounds to 100 MiB when the command says
@@ -91,6 +98,12 @@ export function budgetedPipelineOperators(
       let output = operator(input, expr, options);
       if (GROUP_STAGES.has(name)) output = boundedBytes(output, groupMemoryExceeded);
       if (name === '$lookup') output = boundedLookup(output, expr);
+      if (HEAVY_STAGES.has(name)) {
+        output = output.map((doc: unknown) => {
+          OperationBudget.tickLarge();
+          return doc;
+        });
+      }
       if (MULTIPLYING_STAGES.has(name)) {
         output = output.map((doc: unknown) => {
           const fields = doc !== null && typeof doc === 'object' ? Object.keys(doc).length : 0;

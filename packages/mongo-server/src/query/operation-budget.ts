@@ -77,6 +77,19 @@ export class OperationBudget {
   }
 
   /**
+   * A unit of work that may be large (a `$graphLookup` over big documents took
+   * seconds per document): reads the clock now rather than every
+   * {@link TICKS_PER_CLOCK_READ} ticks.
+   */
+  static tickLarge(): void {
+    const budget = OperationBudget.active;
+    if (budget !== undefined) {
+      budget.ticks++;
+      budget.checkTime();
+    }
+  }
+
+  /**
    * Counts `bytes` just built by `operator` against the active command's
    * {@link COMMAND_ALLOCATION_LIMIT}; throws ExceededMemoryLimit past it.
    */
