@@ -220,6 +220,7 @@ describe("a view's default collation", () => {
 
   it('should compare strings on the view under its collation', async () => {
     expect(await fx.db.collection('placesView').countDocuments({ category: 'cafe' })).toBe(3);
+    expect(await fx.db.collection('placesView').distinct('category')).toHaveLength(1);
     expect(
       await fx.db
         .collection('placesView')

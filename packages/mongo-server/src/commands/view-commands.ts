@@ -187,13 +187,16 @@ export function runOnView(name: string, cmd: Document, ctx: CommandContext): Doc
         ...queryStages({ filter: query }),
         { $project: { _id: 0, value: `$${key}` } },
       ]);
-      const values: unknown[] = [];
-      for (const { value } of docs) {
-        for (const v of Array.isArray(value) ? value : [value]) {
-          if (v !== undefined && !values.some((seen) => bsonEquals(seen, v))) values.push(v);
+      // Values equal under the view's collation are one value, and they sort by it.
+      return Collation.run(Collation.parse(view.collation), () => {
+        const values: unknown[] = [];
+        for (const { value } of docs) {
+          for (const v of Array.isArray(value) ? value : [value]) {
+            if (v !== undefined && !values.some((seen) => bsonEquals(seen, v))) values.push(v);
+          }
         }
-      }
-      return { values: values.sort(compareBson), ok: 1 };
+        return { values: values.sort(compareBson), ok: 1 };
+      });
     }
   }
 }
