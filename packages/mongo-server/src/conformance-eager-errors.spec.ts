@@ -86,6 +86,18 @@ const CASES: [string, Operation, number, RegExp][] = [
     40323,
     /^A pipeline stage specification object must contain exactly one field\.$/,
   ],
+  [
+    'aggregate with a $slice of one argument (find-only)',
+    (c) => c.aggregate([{ $project: { a: { $slice: 1 } } }]).toArray(),
+    28667,
+    /^Expression \$slice takes at least 2 arguments, and at most 3, but 1 were passed in\.$/,
+  ],
+  [
+    'aggregate with a positional projection (find-only)',
+    (c) => c.aggregate([{ $project: { 'a.$': 1 } }]).toArray(),
+    31324,
+    /^Cannot use positional projection in aggregation projection$/,
+  ],
   ...(
     [
       ['in $project', (c) => c.aggregate([{ $project: { x: '$$nope' } }]).toArray()],

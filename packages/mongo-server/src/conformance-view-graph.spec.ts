@@ -267,6 +267,32 @@ describe("a view's default collation", () => {
   });
 });
 
+describe('explain of a read on a view', () => {
+  beforeEach(async () => {
+    await fx.db.collection('items').insertMany([{ k: 'a' }, { k: 'b' }] as never[]);
+    await create('all', 'items', [{ $match: {} }]);
+  });
+
+  it.each<[string, () => Promise<Document>]>([
+    ['find', () => fx.db.collection('all').find({ k: 'a' }).explain('executionStats')],
+    [
+      'aggregate',
+      () =>
+        fx.db
+          .collection('all')
+          .aggregate([{ $match: { k: 'a' } }])
+          .explain('executionStats'),
+    ],
+    ['aggregate with explain: true', () => fx.db.command({ aggregate: 'all', pipeline: [], explain: true })],
+  ])('should explain %s as the aggregation on the source, not run it', async (_label, explain) => {
+    const plan = await explain();
+    expect(plan.cursor).toBeUndefined();
+    const cursorStage = (plan.stages as Document[] | undefined)?.[0]?.$cursor as Document | undefined;
+    const queryPlanner = (plan.queryPlanner ?? cursorStage?.queryPlanner) as Document;
+    expect(queryPlanner.namespace).toBe(`${fx.db.databaseName}.items`);
+  });
+});
+
 describe('renameCollection of a view', () => {
   it('should be refused (CommandNotSupportedOnView)', async () => {
     await create('v', 'items');

@@ -2,12 +2,14 @@ import type { Document } from 'bson';
 
 import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
+import { typeAlias } from '../query/element-operators.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import type { QueryRequest } from '../query/plan-executor.js';
 import { optionalCount, optionalDocument } from './command-arguments.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { explainReply } from './explain-command.js';
 import {
   aggregateRequest,
   countRequest,
@@ -142,12 +144,56 @@ function queryStages({ filter, sort, skip = 0, limit = 0 }: QueryRequest, projec
   return stages;
 }
 
+/** The aggregate on the view's source that a read with `stages` on the view runs. */
+function onSource(view: ResolvedView, stages: Document[]): Document {
+  return { aggregate: view.source, pipeline: [...view.pipeline, ...stages], cursor: {}, collation: view.collation };
+}
+
+const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
+
+/**
+ * `explain` of a read on a view: the explain of the aggregate on the view's
+ * source that the read runs, as mongod explains it (the source's namespace,
+ * the view's stages). Undefined for anything else, which the explain command
+ * answers (or refuses) itself.
+ */
+function explainOnView(cmd: Document, ctx: CommandContext): Document | undefined {
+  const inner: unknown = cmd.explain;
+  const verbosity: unknown = cmd.verbosity ?? 'allPlansExecution';
+  if (typeAlias(inner) !== 'object' || typeof verbosity !== 'string' || !VERBOSITIES.has(verbosity)) return undefined;
+  const read = inner as Document;
+  const name = Object.keys(read)[0] ?? '';
+  const target: unknown = read[name];
+  if (!READS.has(name) || typeof target !== 'string') return undefined;
+  const view = resolve(ctx, target);
+  if (!view) return undefined;
+  checkCollation(optionalDocument(read, 'collation'), view, `${ctx.db}.${target}`);
+  switch (name) {
+    case 'aggregate':
+      return explainReply(onSource(view, aggregateRequest(read).pipeline), verbosity, ctx);
+    case 'find':
+      return explainReply(
+        onSource(view, queryStages(findRequest(read), optionalDocument(read, 'projection'))),
+        verbosity,
+        ctx,
+      );
+    case 'count':
+      return explainReply(onSource(view, [...queryStages(countRequest(read)), { $count: 'n' }]), verbosity, ctx);
+    default: {
+      const { key, query } = distinctRequest(read);
+      const stages = [...queryStages({ filter: query }), { $group: { _id: null, values: { $addToSet: `$${key}` } } }];
+      return explainReply(onSource(view, stages), verbosity, ctx);
+    }
+  }
+}
+
 /**
  * Runs `cmd` on a view when it names one (views are read-only: reads run
  * the view's pipeline on its source, writes fail with
  * CommandNotSupportedOnView); undefined when it names no view.
  */
 export function runOnView(name: string, cmd: Document, ctx: CommandContext): Document | undefined {
+  if (name === 'explain') return explainOnView(cmd, ctx);
   if (!READS.has(name) && !WRITES.has(name)) return undefined;
   const target: unknown = cmd[name];
   if (typeof target !== 'string') return undefined;
@@ -164,6 +210,7 @@ export function runOnView(name: string, cmd: Document, ctx: CommandContext): Doc
     case 'aggregate': {
       const stages = aggregateRequest(cmd).pipeline;
       collation();
+      if (cmd.explain === true) return explainReply(onSource(view, stages), 'queryPlanner', ctx);
       return aggregateOn(ctx, cmd, view, [...pipeline, ...stages]);
     }
     case 'find': {

@@ -70,6 +70,7 @@ function checkExpression(expr: unknown, stage: string): void {
     }
     if (operator === '$literal') return;
     checkArgument(operator, (expr as Document)[operator]);
+    checkArity(operator, (expr as Document)[operator]);
     checkExpression((expr as Document)[operator], stage);
     return;
   }
@@ -204,6 +205,33 @@ const DOCUMENT_ARGUMENTS = new Set([
   ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
 ]);
 
+/**
+ * `$slice` of an aggregation takes an array and a position and count: in a
+ * `$project`, mingo read `{ $slice: 1 }` as find's slice projection and
+ * answered as find would, where mongod refuses it.
+ */
+function checkArity(operator: string, argument: unknown): void {
+  if (operator !== '$slice') return;
+  const count = Array.isArray(argument) ? argument.length : 1;
+  if (count < 2 || count > 3) {
+    throw new CommandError(
+      'Location28667',
+      `Expression $slice takes at least 2 arguments, and at most 3, but ${count} were passed in.`,
+    );
+  }
+}
+
+/** A find-only positional projection (`'a.$': 1`) in a `$project`, which mingo answered with `[null]`. */
+function refusePositional(spec: unknown): void {
+  if (typeAlias(spec) !== 'object') return;
+  for (const [key, value] of Object.entries(spec as Document)) {
+    if (key === '$' || key.endsWith('.$')) {
+      throw new CommandError('Location31324', 'Cannot use positional projection in aggregation projection');
+    }
+    if (!key.startsWith('$')) refusePositional(value);
+  }
+}
+
 function checkArgument(operator: string, argument: unknown): void {
   if (DOCUMENT_ARGUMENTS.has(operator) && typeAlias(argument) !== 'object') {
     throw new CommandError(
@@ -225,6 +253,10 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       compileFilter(spec as Document, scope);
       break;
     case '$project':
+      refusePositional(spec);
+      checkExpression(spec, name);
+      checkVariables(spec, scope);
+      break;
     case '$addFields':
     case '$set':
     case '$replaceRoot':
