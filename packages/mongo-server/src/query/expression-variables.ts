@@ -86,7 +86,10 @@ export function checkFilterVariables(filter: unknown, scope: Scope): void {
     return;
   }
   if (typeAlias(filter) !== 'object') return;
-  for (const [key, value] of Object.entries(filter as Document)) {
+  // Every filter a command compiles passes here: no entries array for the common one without operators.
+  for (const key in filter as Document) {
+    if (!Object.hasOwn(filter as Document, key) || key.charCodeAt(0) !== 36 /* $ */) continue;
+    const value: unknown = (filter as Document)[key];
     if (key === '$expr') checkVariables(value, scope);
     else if (key === '$and' || key === '$or' || key === '$nor') checkFilterVariables(value, scope);
   }
