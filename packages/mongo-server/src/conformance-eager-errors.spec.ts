@@ -92,6 +92,46 @@ const CASES: [string, Operation, number, RegExp][] = [
     28667,
     /^Expression \$slice takes at least 2 arguments, and at most 3, but 1 were passed in\.$/,
   ],
+  ...(
+    [
+      [
+        '$size of two operands',
+        { $size: ['$a', 1] },
+        16020,
+        'Expression $size takes exactly 1 arguments. 2 were passed in.',
+      ],
+      [
+        '$substr of two operands',
+        { $substr: ['$s', 1] },
+        16020,
+        'Expression $substr takes exactly 3 arguments. 2 were passed in.',
+      ],
+      ['$eq of one operand', { $eq: '$a' }, 16020, 'Expression $eq takes exactly 2 arguments. 1 were passed in.'],
+      [
+        '$cond of two operands',
+        { $cond: [true, 1] },
+        16020,
+        'Expression $cond takes exactly 3 arguments. 2 were passed in.',
+      ],
+      [
+        '$range of one operand',
+        { $range: [5] },
+        28667,
+        'Expression $range takes at least 2 arguments, and at most 3, but 1 were passed in.',
+      ],
+      [
+        '$round of three operands',
+        { $round: [1, 2, 3] },
+        28667,
+        'Expression $round takes at least 1 arguments, and at most 2, but 3 were passed in.',
+      ],
+    ] as [string, object, number, string][]
+  ).map(([label, expression, code, message]): [string, Operation, number, RegExp] => [
+    `aggregate with ${label}`,
+    (c) => c.aggregate([{ $project: { x: expression } }]).toArray(),
+    code,
+    new RegExp(`^${message.replace(/[$.]/g, '\\$&')}$`),
+  ]),
   [
     'aggregate with a positional projection (find-only)',
     (c) => c.aggregate([{ $project: { 'a.$': 1 } }]).toArray(),

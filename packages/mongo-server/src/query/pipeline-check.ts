@@ -205,18 +205,54 @@ const DOCUMENT_ARGUMENTS = new Set([
   ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
 ]);
 
+/** Operators taking a fixed number of arguments (mongod's `ExpressionFixedArity`): 16020 otherwise. */
+const FIXED_ARITY = new Map<string, number>([
+  ...[
+    ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
+    ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$allElementsTrue', '$anyElementTrue', '$arrayToObject'],
+    ...['$ceil', '$exp', '$floor', '$isArray', '$ln', '$log10', '$not', '$objectToArray', '$reverseArray', '$size'],
+    ...['$sqrt', '$strLenBytes', '$strLenCP', '$toLower', '$toUpper', '$type', '$isNumber', '$toBool', '$toDate'],
+    ...['$toDecimal', '$toDouble', '$toInt', '$toLong', '$toObjectId', '$toString', '$bsonSize', '$binarySize'],
+  ].map((name): [string, number] => [name, 1]),
+  ...[
+    ...['$arrayElemAt', '$atan2', '$cmp', '$divide', '$eq', '$gt', '$gte', '$in', '$log', '$lt', '$lte', '$mod'],
+    ...['$ne', '$pow', '$setDifference', '$setIsSubset', '$split', '$strcasecmp', '$subtract'],
+  ].map((name): [string, number] => [name, 2]),
+  ...['$substr', '$substrBytes', '$substrCP'].map((name): [string, number] => [name, 3]),
+]);
+
+/** Operators taking a range of argument counts (mongod's `ExpressionRangedArity`): 28667 otherwise. */
+const RANGED_ARITY = new Map<string, [number, number]>([
+  ['$slice', [2, 3]],
+  ['$range', [2, 3]],
+  ['$indexOfArray', [2, 4]],
+  ['$indexOfBytes', [2, 4]],
+  ['$indexOfCP', [2, 4]],
+  ['$round', [1, 2]],
+  ['$trunc', [1, 2]],
+]);
+
 /**
- * `$slice` of an aggregation takes an array and a position and count: in a
- * `$project`, mingo read `{ $slice: 1 }` as find's slice projection and
- * answered as find would, where mongod refuses it.
+ * The number of arguments, checked while parsing as mongod does: mingo
+ * checked some only when a document reached them (BadValue), ignored extra
+ * ones (`$size: ['$a', 1]` gave the size) and read `{ $slice: 1 }` in a
+ * `$project` as find's slice projection. An argument that is not an array is
+ * one argument; `$cond` is checked in its array form only.
  */
 function checkArity(operator: string, argument: unknown): void {
-  if (operator !== '$slice') return;
   const count = Array.isArray(argument) ? argument.length : 1;
-  if (count < 2 || count > 3) {
+  const fixed = operator === '$cond' && Array.isArray(argument) ? 3 : FIXED_ARITY.get(operator);
+  if (fixed !== undefined && count !== fixed) {
+    throw new CommandError(
+      'Location16020',
+      `Expression ${operator} takes exactly ${fixed} arguments. ${count} were passed in.`,
+    );
+  }
+  const [least, most] = RANGED_ARITY.get(operator) ?? [0, Number.POSITIVE_INFINITY];
+  if (count < least || count > most) {
     throw new CommandError(
       'Location28667',
-      `Expression $slice takes at least 2 arguments, and at most 3, but ${count} were passed in.`,
+      `Expression ${operator} takes at least ${least} arguments, and at most ${most}, but ${count} were passed in.`,
     );
   }
 }

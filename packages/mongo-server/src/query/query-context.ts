@@ -22,6 +22,7 @@ import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './n
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
 import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
+import { operandListOperators } from './operand-lists.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
@@ -218,14 +219,16 @@ export const MONGO_CONTEXT: Context = Context.init({
     ...NUMERIC_ACCUMULATOR_OPERATORS,
     ...SERVER_SCRIPT_OPERATORS.accumulator,
   } as unknown as Record<string, AccumulatorOperator>),
-  expression: budgetedExpressionOperators({
-    ...expressionOperators,
-    ...BSON_EXPRESSION_OPERATORS,
-    ...NUMERIC_EXPRESSION_OPERATORS,
-    ...REGEX_EXPRESSION_OPERATORS,
-    ...BOUNDED_EXPRESSION_OPERATORS,
-    ...SERVER_SCRIPT_OPERATORS.expression,
-  } as unknown as Record<string, ExpressionOperator>),
+  expression: budgetedExpressionOperators(
+    operandListOperators({
+      ...expressionOperators,
+      ...BSON_EXPRESSION_OPERATORS,
+      ...NUMERIC_EXPRESSION_OPERATORS,
+      ...REGEX_EXPRESSION_OPERATORS,
+      ...BOUNDED_EXPRESSION_OPERATORS,
+      ...SERVER_SCRIPT_OPERATORS.expression,
+    } as unknown as Record<string, ExpressionOperator>),
+  ),
   pipeline: budgetedPipelineOperators({
     ...pipelineOperators,
     ...BSON_PIPELINE_OPERATORS,

@@ -1,0 +1,40 @@
+import type { Options } from 'mingo/types';
+
+type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+/**
+ * Operators of one operand that mingo reads only bare: mongod reads an
+ * operator's operands as a list, so `{ $size: ['$a'] }` is `{ $size: '$a' }`.
+ * mingo failed on the list form of most (BadValue) and answered wrongly for
+ * `$size` (1), `$reverseArray` (the list reversed) and `$isNumber` (false).
+ */
+const ONE_OPERAND = [
+  ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
+  ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$ceil', '$exp', '$floor', '$ln', '$log10', '$sqrt'],
+  ...['$objectToArray', '$reverseArray', '$size', '$strLenBytes', '$strLenCP', '$isNumber', '$toString'],
+];
+
+/** Operators of one or two operands that mingo reads only as a list: `{ $round: '$n' }` is `{ $round: ['$n'] }`. */
+const LIST_ONLY = ['$round', '$trunc'];
+
+/**
+ * `operators` with the operand forms mongod accepts and mingo does not made
+ * into the one it does. The number of operands is checked while parsing
+ * (pipeline-check.ts), so a list here has the right length.
+ */
+export function operandListOperators(
+  operators: Record<string, ExpressionOperator>,
+): Record<string, ExpressionOperator> {
+  const out = { ...operators };
+  for (const name of ONE_OPERAND) {
+    const operator = operators[name];
+    if (operator)
+      out[name] = (obj, expr, options) =>
+        operator(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
+  }
+  for (const name of LIST_ONLY) {
+    const operator = operators[name];
+    if (operator) out[name] = (obj, expr, options) => operator(obj, Array.isArray(expr) ? expr : [expr], options);
+  }
+  return out;
+}
