@@ -52,6 +52,7 @@ export const ErrorCode = {
   OperationNotSupportedInTransaction: 263,
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
+  ConversionFailure: 241,
 } as const;
 
 /**

@@ -22,6 +22,7 @@ import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './n
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
 import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
+import { mongodExpressionOperators } from './mongod-expressions.js';
 import { operandListOperators } from './operand-lists.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
@@ -220,14 +221,16 @@ export const MONGO_CONTEXT: Context = Context.init({
     ...SERVER_SCRIPT_OPERATORS.accumulator,
   } as unknown as Record<string, AccumulatorOperator>),
   expression: budgetedExpressionOperators(
-    operandListOperators({
-      ...expressionOperators,
-      ...BSON_EXPRESSION_OPERATORS,
-      ...NUMERIC_EXPRESSION_OPERATORS,
-      ...REGEX_EXPRESSION_OPERATORS,
-      ...BOUNDED_EXPRESSION_OPERATORS,
-      ...SERVER_SCRIPT_OPERATORS.expression,
-    } as unknown as Record<string, ExpressionOperator>),
+    operandListOperators(
+      mongodExpressionOperators({
+        ...expressionOperators,
+        ...BSON_EXPRESSION_OPERATORS,
+        ...NUMERIC_EXPRESSION_OPERATORS,
+        ...REGEX_EXPRESSION_OPERATORS,
+        ...BOUNDED_EXPRESSION_OPERATORS,
+        ...SERVER_SCRIPT_OPERATORS.expression,
+      } as unknown as Record<string, ExpressionOperator>),
+    ),
   ),
   pipeline: budgetedPipelineOperators({
     ...pipelineOperators,

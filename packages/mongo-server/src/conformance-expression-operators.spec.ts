@@ -1,0 +1,125 @@
+/**
+ * Conformance: expression operators of MongoDB 7 that the embedded server
+ * answers itself (mingo lacks them or counts otherwise): `$toObjectId` and
+ * `$convert` to `objectId`, `$indexOfCP`, `$bsonSize`, `$binarySize`, and
+ * `$week` / `%U`. Values from MongoDB 7's manual; passes against MONGO_URL too.
+ */
+import { Binary, type Document, MongoServerError, ObjectId } from 'mongodb';
+
+import { useDriverFixture } from './conformance.fixture.js';
+
+const fx = useDriverFixture();
+
+const HEX = '5ab9cbfa31c2ab715d42129e';
+
+async function evaluate(expression: Document, doc: Document = { _id: 1 }): Promise<unknown> {
+  const c = await fx.fresh('expressions');
+  await c.insertOne(doc as never);
+  const [result] = await c.aggregate([{ $project: { _id: 0, r: expression } }]).toArray();
+  return result?.r;
+}
+
+async function failure(expression: Document): Promise<MongoServerError> {
+  const error = await evaluate(expression).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(MongoServerError);
+  return error as MongoServerError;
+}
+
+describe('$toObjectId and $convert to objectId', () => {
+  it('should make an ObjectId of 24 hex digits, and keep null and an ObjectId', async () => {
+    const id = await evaluate({ $toObjectId: HEX });
+    expect(id).toBeInstanceOf(ObjectId);
+    expect((id as ObjectId).toHexString()).toBe(HEX);
+    expect(await evaluate({ $toObjectId: '$missing' })).toBeNull();
+    expect(((await evaluate({ $toObjectId: '$_id' }, { _id: new ObjectId(HEX) })) as ObjectId).toHexString()).toBe(HEX);
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ['a short string', 'abc', /^Failed to parse objectId 'abc' in \$convert with no onError value/],
+    ['a number', 42, /^Unsupported conversion from int to objectId in \$convert with no onError value$/],
+  ])('should refuse %s (ConversionFailure)', async (_label, input) => {
+    const error = await failure({ $toObjectId: { $literal: input } });
+    expect([error.code, error.codeName]).toEqual([241, 'ConversionFailure']);
+  });
+
+  it("should answer $convert's onError and onNull", async () => {
+    expect(await evaluate({ $convert: { input: 'abc', to: 'objectId', onError: 'bad' } })).toBe('bad');
+    expect(await evaluate({ $convert: { input: '$missing', to: 'objectId', onNull: 'none' } })).toBe('none');
+    expect(((await evaluate({ $convert: { input: HEX, to: 7 } })) as ObjectId).toHexString()).toBe(HEX);
+  });
+
+  it('should join on an id stored as a string', async () => {
+    const products = await fx.fresh('products');
+    await products.insertOne({ _id: new ObjectId(HEX), name: 'Cup' } as never);
+    const orders = await fx.fresh('orders');
+    await orders.insertOne({ _id: 1, productId: HEX } as never);
+    const [order] = await orders
+      .aggregate([
+        {
+          $lookup: {
+            from: 'products',
+            let: { pid: { $toObjectId: '$productId' } },
+            pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$pid'] } } }],
+            as: 'product',
+          },
+        },
+      ])
+      .toArray();
+    expect(order?.product).toEqual([{ _id: new ObjectId(HEX), name: 'Cup' }]);
+  });
+});
+
+describe('$indexOfCP', () => {
+  it.each<[string, unknown[], unknown]>([
+    ['a code point index past a multi-byte one', ['héllo wörld', 'ö'], 7],
+    ['a code point index past an astral one', ['a😀b', 'b'], 2],
+    ['from a start', ['cafeteria', 'e', 4], 5],
+    ['within an end', ['cafeteria', 'e', 4, 5], -1],
+    ['none', ['cafeteria', 'x'], -1],
+    ['null for a null string', [null, 'x'], null],
+  ])('should answer %s', async (_label, operands, expected) => {
+    expect(await evaluate({ $indexOfCP: operands })).toEqual(expected);
+  });
+
+  it('should refuse a string that is not one (40093) and a negative start (40097)', async () => {
+    expect((await failure({ $indexOfCP: [1, 'x'] })).code).toBe(40093);
+    expect((await failure({ $indexOfCP: ['abc', 'x', -1] })).code).toBe(40097);
+  });
+});
+
+describe('$bsonSize and $binarySize', () => {
+  it('should measure a document as BSON, and a string or binary data in bytes', async () => {
+    expect(await evaluate({ $bsonSize: { $literal: { a: 1 } } })).toBe(12);
+    expect(await evaluate({ $bsonSize: '$$ROOT' }, { _id: 1 })).toBe(14);
+    expect(await evaluate({ $bsonSize: '$missing' })).toBeNull();
+    expect(await evaluate({ $binarySize: 'héllo' })).toBe(6);
+    expect(await evaluate({ $binarySize: '$b' }, { _id: 1, b: new Binary(Buffer.from([1, 2, 3])) })).toBe(3);
+  });
+
+  it('should refuse what they cannot measure (31393, 51276)', async () => {
+    expect((await failure({ $bsonSize: 'x' })).code).toBe(31393);
+    expect((await failure({ $binarySize: 1 })).code).toBe(51276);
+  });
+});
+
+describe('$week and %U', () => {
+  // Weeks start on Sunday; the days before the year's first Sunday are week 0 (strftime's %U).
+  it.each<[string, number]>([
+    ['2024-01-01', 0],
+    ['2024-01-06', 0],
+    ['2024-01-07', 1],
+    ['2024-03-15', 10],
+    ['2023-01-01', 1],
+    ['2023-12-31', 53],
+    ['2021-01-02', 0],
+  ])('should count %s in week %i', async (day, week) => {
+    const date = new Date(`${day}T12:00:00Z`);
+    expect(await evaluate({ $week: { $literal: date } })).toBe(week);
+    expect(await evaluate({ $dateToString: { format: 'week %U', date: { $literal: date } } })).toBe(
+      `week ${String(week).padStart(2, '0')}`,
+    );
+  });
+});

@@ -1,0 +1,167 @@
+import { BSON, type Document, ObjectId } from 'bson';
+import { evalExpr } from 'mingo/core';
+import type { Options } from 'mingo/types';
+
+import { CommandError } from '../commands/command-error.js';
+import { typeAlias } from './element-operators.js';
+
+type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+/** The operand of a one-operand operator, given bare or as a one-item list. */
+function operand(obj: unknown, expr: unknown, options: Options): unknown {
+  return evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? (expr[0] as unknown) : expr, options);
+}
+
+const HEX_24 = /^[0-9a-fA-F]{24}$/;
+
+/** `value` as an ObjectId, as mongod's `$convert` makes one (ConversionFailure, 241, otherwise). */
+function toObjectId(value: unknown): ObjectId | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof ObjectId) return value;
+  const failure = (reason: string) => new CommandError('ConversionFailure', reason);
+  if (typeof value !== 'string') {
+    throw failure(`Unsupported conversion from ${typeAlias(value)} to objectId in $convert with no onError value`);
+  }
+  const cause =
+    value.length !== 24
+      ? `Invalid string length for parsing to OID, expected 24 but found ${value.length}`
+      : !HEX_24.test(value)
+        ? 'Invalid character found in hex string'
+        : undefined;
+  if (cause) throw failure(`Failed to parse objectId '${value}' in $convert with no onError value: ${cause}`);
+  return ObjectId.createFromHexString(value);
+}
+
+/** `$convert`, with `to: 'objectId'` (7), which mingo lacks, and everything else left to mingo's. */
+function convertWithObjectId(original: ExpressionOperator): ExpressionOperator {
+  return (obj, expr, options) => {
+    if (typeAlias(expr) !== 'object') return original(obj, expr, options);
+    const spec = expr as Document;
+    const to = evalExpr(obj, spec.to, options);
+    if (to !== 'objectId' && to !== 7) return original(obj, expr, options);
+    const input = evalExpr(obj, spec.input, options);
+    if ((input === null || input === undefined) && 'onNull' in spec) return evalExpr(obj, spec.onNull, options);
+    try {
+      return toObjectId(input);
+    } catch (error) {
+      if ('onError' in spec) return evalExpr(obj, spec.onError, options);
+      throw error;
+    }
+  };
+}
+
+function nonNegativeIndex(value: unknown, which: 'starting' | 'ending'): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new CommandError(
+      'Location40096',
+      `$indexOfCP requires an integral ${which} index, found a value of type: ${typeAlias(value)}, with value: ${String(value)}`,
+    );
+  }
+  if (value < 0) {
+    throw new CommandError('Location40097', `$indexOfCP requires a nonnegative ${which} index, found: ${value}`);
+  }
+  return value;
+}
+
+/** `$indexOfCP`: the code point index of a substring within `[start, end)`, -1 if none, null for a null string. */
+function indexOfCP(obj: unknown, expr: unknown, options: Options): number | null {
+  const [text, token, start, end] = evalExpr(obj, expr, options) as unknown[];
+  if (text === null || text === undefined) return null;
+  if (typeof text !== 'string') {
+    throw new CommandError(
+      'Location40093',
+      `$indexOfCP requires a string as the first argument, found: ${typeAlias(text)}`,
+    );
+  }
+  if (typeof token !== 'string') {
+    throw new CommandError(
+      'Location40094',
+      `$indexOfCP requires a string as the second argument, found: ${typeAlias(token)}`,
+    );
+  }
+  const points = Array.from(text);
+  const wanted = Array.from(token);
+  const from = start === undefined ? 0 : nonNegativeIndex(start, 'starting');
+  const to = Math.min(end === undefined ? points.length : nonNegativeIndex(end, 'ending'), points.length);
+  for (let i = from; i + wanted.length <= to; i++) {
+    if (wanted.every((point, j) => points[i + j] === point)) return i;
+  }
+  return -1;
+}
+
+/** `$bsonSize`: a document's size in bytes as BSON, null for null or missing. */
+function bsonSize(obj: unknown, expr: unknown, options: Options): number | null {
+  const value = operand(obj, expr, options);
+  if (value === null || value === undefined) return null;
+  if (typeAlias(value) !== 'object') {
+    throw new CommandError('Location31393', `$bsonSize requires a document input, found: ${typeAlias(value)}`);
+  }
+  return BSON.calculateObjectSize(value as Document);
+}
+
+/** `$binarySize`: the bytes of a string (UTF-8) or of binary data, null for null or missing. */
+function binarySize(obj: unknown, expr: unknown, options: Options): number | null {
+  const value = operand(obj, expr, options);
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
+  if (typeAlias(value) === 'binData') return (value as { length(): number }).length();
+  throw new CommandError(
+    'Location51276',
+    `$binarySize requires a string or BinData argument, found: ${typeAlias(value)}`,
+  );
+}
+
+/**
+ * `$week` as mongod (and strftime's `%U`) counts: weeks start on Sunday, the
+ * days before the year's first Sunday are week 0. mingo's approximation from
+ * the ISO week was off by one for most dates (2024-03-15 gave 11, not 10).
+ */
+function weekOf(operators: Record<string, ExpressionOperator>): ExpressionOperator {
+  const dayOfYear = operators.$dayOfYear!;
+  const dayOfWeek = operators.$dayOfWeek!;
+  return (obj, expr, options) => {
+    const day = dayOfYear(obj, expr, options) as number | null;
+    if (day === null || day === undefined) return null;
+    return Math.floor((day + 7 - (dayOfWeek(obj, expr, options) as number)) / 7);
+  };
+}
+
+/** `$dateToString` whose `%U` is the week as `$week` counts it (mingo's had the same error). */
+function dateToStringWithWeek(original: ExpressionOperator, week: ExpressionOperator): ExpressionOperator {
+  return (obj, expr, options) => {
+    if (typeAlias(expr) !== 'object') return original(obj, expr, options);
+    const spec = expr as Document;
+    const format = evalExpr(obj, spec.format, options);
+    if (typeof format !== 'string' || !format.includes('%U')) return original(obj, expr, options);
+    const number = week(
+      obj,
+      { date: spec.date, ...(spec.timezone === undefined ? {} : { timezone: spec.timezone }) },
+      options,
+    );
+    if (number === null) return original(obj, expr, options);
+    const replaced = format.replace(/%%|%U/g, (token) => (token === '%%' ? token : String(number).padStart(2, '0')));
+    return original(obj, { ...spec, format: { $literal: replaced } }, options);
+  };
+}
+
+/**
+ * Expression operators of MongoDB 7 that mingo lacks or answers otherwise:
+ * `$toObjectId` and `$convert` to `objectId`, `$indexOfCP`, `$bsonSize`,
+ * `$binarySize`, and `$week`/`%U`. They were refused as unknown
+ * (InvalidPipelineOperator, which mongod never answers for them) or wrong.
+ */
+export function mongodExpressionOperators(
+  operators: Record<string, ExpressionOperator>,
+): Record<string, ExpressionOperator> {
+  const week = weekOf(operators);
+  return {
+    ...operators,
+    $toObjectId: (obj, expr, options) => toObjectId(operand(obj, expr, options)),
+    $convert: convertWithObjectId(operators.$convert!),
+    $indexOfCP: indexOfCP,
+    $bsonSize: bsonSize,
+    $binarySize: binarySize,
+    $week: week,
+    $dateToString: dateToStringWithWeek(operators.$dateToString!, week),
+  };
+}
