@@ -63,7 +63,32 @@ function nonNegativeIndex(value: unknown, which: 'starting' | 'ending'): number 
   return value;
 }
 
-/** `$indexOfCP`: the code point index of a substring within `[start, end)`, -1 if none, null for a null string. */
+/** The UTF-16 offset of code point `index` of `text` (its length when past the end). */
+function offsetOfCodePoint(text: string, index: number): number {
+  let offset = 0;
+  for (let point = 0; point < index && offset < text.length; point++) {
+    const code = text.charCodeAt(offset);
+    offset += code >= 0xd800 && code <= 0xdbff && offset + 1 < text.length ? 2 : 1;
+  }
+  return offset;
+}
+
+/** How many code points the first `offset` UTF-16 units of `text` hold. */
+function codePointsBefore(text: string, offset: number): number {
+  let points = 0;
+  for (let i = 0; i < offset; points++) {
+    const code = text.charCodeAt(i);
+    i += code >= 0xd800 && code <= 0xdbff && i + 1 < offset ? 2 : 1;
+  }
+  return points;
+}
+
+/**
+ * `$indexOfCP`: the code point index of a substring within `[start, end)`, -1
+ * if none, null for a null string. The search is the engine's own
+ * `indexOf`: a loop comparing code points at each position took time
+ * proportional to the two lengths multiplied (megabytes of each: hours).
+ */
 function indexOfCP(obj: unknown, expr: unknown, options: Options): number | null {
   const [text, token, start, end] = evalExpr(obj, expr, options) as unknown[];
   if (text === null || text === undefined) return null;
@@ -79,14 +104,11 @@ function indexOfCP(obj: unknown, expr: unknown, options: Options): number | null
       `$indexOfCP requires a string as the second argument, found: ${typeAlias(token)}`,
     );
   }
-  const points = Array.from(text);
-  const wanted = Array.from(token);
-  const from = start === undefined ? 0 : nonNegativeIndex(start, 'starting');
-  const to = Math.min(end === undefined ? points.length : nonNegativeIndex(end, 'ending'), points.length);
-  for (let i = from; i + wanted.length <= to; i++) {
-    if (wanted.every((point, j) => points[i + j] === point)) return i;
-  }
-  return -1;
+  const from = offsetOfCodePoint(text, start === undefined ? 0 : nonNegativeIndex(start, 'starting'));
+  const to = end === undefined ? text.length : offsetOfCodePoint(text, nonNegativeIndex(end, 'ending'));
+  if (from > to || (from === text.length && token.length > 0)) return -1;
+  const found = text.indexOf(token, from);
+  return found < 0 || found + token.length > to ? -1 : codePointsBefore(text, found);
 }
 
 /** `$bsonSize`: a document's size in bytes as BSON, null for null or missing. */
