@@ -86,8 +86,8 @@ function codePointsBefore(text: string, offset: number): number {
 /**
  * `$indexOfCP`: the code point index of a substring within `[start, end)`, -1
  * if none, null for a null string. The search is the engine's own
- * `indexOf`: a loop comparing code points at each position took time
- * proportional to the two lengths multiplied (megabytes of each: hours).
+ * `indexOf`: a loop comparing code points at each position takes time
+ * proportional to the two lengths multiplied, which a client chooses.
  */
 function indexOfCP(obj: unknown, expr: unknown, options: Options): number | null {
   const [text, token, start, end] = evalExpr(obj, expr, options) as unknown[];
