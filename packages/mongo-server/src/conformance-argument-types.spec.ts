@@ -130,6 +130,17 @@ describe('argument types', () => {
     }
     expect(await fixture.db.collection('things').find().toArray()).toEqual([{ _id: 1, list: [1, 2] }]);
   });
+
+  // Number() read these as limits, and threw on the last (InternalError, found by the server fuzzer).
+  it.each([['1'], [true], [[1]], [{ toString: 0 }]])(
+    'should refuse a delete whose limit is %j, deleting nothing',
+    async (limit) => {
+      const refused = await refusal({ delete: 'things', deletes: [{ q: {}, limit }] });
+      expect([refused.code, refused.codeName]).toEqual([14, 'TypeMismatch']);
+      expect(refused.message).toContain("BSON field 'delete.deletes.limit' is the wrong type");
+      expect(await fixture.db.collection('things').countDocuments()).toBe(1);
+    },
+  );
 });
 
 // A string (or array) where mongod expects a document is refused by its type. The server

@@ -3,6 +3,7 @@ import { BSON, type Document, ObjectId } from 'bson';
 import { Collation } from '../bson/collation.js';
 import { applyUpdate, buildUpsertDocument, parseUpdate, updateKind } from '../query/apply-update.js';
 import { idFirst } from '../query/document-paths.js';
+import { typeAlias } from '../query/element-operators.js';
 import { projectDocuments } from '../query/find-projection.js';
 import { compileFilter } from '../query/query-context.js';
 import { runQuery } from '../query/plan-executor.js';
@@ -158,13 +159,31 @@ const update: CommandHandler = (cmd, ctx) => {
   return writeReply(body, writeErrors);
 };
 
+/**
+ * A delete statement's `limit` (0 when absent), refused unless it is a
+ * number as mongod's parser does: `Number()` read a string, a boolean or a
+ * one-number array as a limit, and threw on an object whose `toString` is
+ * not a function (InternalError, found by the server fuzzer).
+ */
+function deleteLimit(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return value;
+  // Wrapped numbers: an integral double, an Int64 or a Decimal128 as the wire decoder gives them.
+  if (['double', 'long', 'int', 'decimal'].includes(typeAlias(value))) return Number(String(value));
+  throw new CommandError(
+    'TypeMismatch',
+    `BSON field 'delete.deletes.limit' is the wrong type '${typeAlias(value)}', expected types '[long, int, decimal, double]'`,
+  );
+}
+
 const deleteCommand: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'delete');
   const statements = documentArray(cmd, 'deletes');
   const view = ctx.view(name);
   let n = 0;
   for (const statement of statements) {
-    const limit = Number(statement.limit ?? 0);
+    const limit = deleteLimit(statement.limit);
     if (limit !== 0 && limit !== 1) {
       throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
     }
