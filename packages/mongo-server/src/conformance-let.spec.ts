@@ -28,6 +28,17 @@ describe('let variables', () => {
     expect(found.map((d) => d._id)).toEqual([3]);
   });
 
+  it('should explain a find and an aggregate that use let variables', async () => {
+    const c = await cakes();
+    // The variables are defined while explaining too: an undefined one is refused (17276).
+    const found = await c.find({ $expr: { $eq: ['$flavor', '$$target'] } }, { let: { target: 'cherry' } }).explain();
+    expect(found.queryPlanner).toBeDefined();
+    const aggregated = await c
+      .aggregate([{ $match: { _id: { $gt: 0 } } }, { $project: { note: '$$note' } }], { let: { note: 'x' } })
+      .explain();
+    expect(aggregated.ok).toBe(1);
+  });
+
   it('should evaluate a variable defined by an expression once', async () => {
     const c = await cakes();
     const found = await c

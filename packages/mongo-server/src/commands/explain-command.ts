@@ -194,12 +194,7 @@ const EXPLAINABLE = new Map<string, (cmd: Document, ctx: CommandContext) => Expl
  * write's stage above) and, unless the verbosity is `queryPlanner`,
  * `executionStats` with the keys and documents examined. Nothing is written.
  */
-export function explainReply(
-  command: Document,
-  verbosity: string,
-  ctx: CommandContext,
-  shown: Document = command,
-): Document {
+export function explainReply(command: Document, verbosity: string, ctx: CommandContext): Document {
   const name = Object.keys(command)[0] ?? '';
   // `let`'s variables bound as when the command runs; the reply shows the command as sent.
   const inner = bindLetVariables(name, command);
@@ -236,10 +231,10 @@ export function explainReply(
     const stages = (inner.pipeline as Document[]).slice(request.filter ? 1 : 0);
     if (stages.length > 0) {
       const { explainVersion, ...cursor } = reply;
-      return { explainVersion, stages: [{ $cursor: cursor }, ...stages], ...serverParts(shown, ctx) };
+      return { explainVersion, stages: [{ $cursor: cursor }, ...stages], ...serverParts(command, ctx) };
     }
   }
-  return { ...reply, ...serverParts(shown, ctx) };
+  return { ...reply, ...serverParts(command, ctx) };
 }
 
 function serverParts(inner: Document, ctx: CommandContext): Document {
