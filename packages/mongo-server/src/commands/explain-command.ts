@@ -11,7 +11,8 @@ import { CommandError } from './command-error.js';
 import { bindLetVariables } from './let-variables.js';
 import { aggregatePipeline, countRequest, distinctRequest, findRequest } from './read-commands.js';
 
-const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
+/** The verbosities `explain` takes. */
+export const VERBOSITIES: ReadonlySet<string> = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
 const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
 
 /** The FETCH(IXSCAN) / IDHACK / COLLSCAN stage of a plan, with stats when `result` is given. */

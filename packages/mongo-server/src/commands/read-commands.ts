@@ -251,6 +251,21 @@ export function aggregateRequest(cmd: Document): { pipeline: Document[]; cursorO
   return { pipeline, cursorOptions };
 }
 
+/**
+ * The collation a pipeline's `$lookup`, `$graphLookup` and `$unionWith`
+ * compare under, which a view they read must have: the command's own, else
+ * the default of the collection it runs on (undefined: simple).
+ */
+export function lookupCollation(
+  ctx: CommandContext,
+  target: unknown,
+  requested: Document | undefined,
+): Document | undefined {
+  return (
+    requested ?? (typeof target === 'string' ? ctx.store.collection(ctx.db, target)?.options.collation : undefined)
+  );
+}
+
 function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const target: unknown = cmd.aggregate;
   const { pipeline, cursorOptions } = aggregateRequest(cmd);
@@ -292,12 +307,10 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   } else if (target !== 1) {
     throw new CommandError('FailedToParse', "BSON field 'aggregate' must be a collection name or 1");
   }
-  // $lookup and $unionWith compare under the pipeline's collation too; a view they read must have the same.
-  const lookupCollation =
-    collation ?? (typeof target === 'string' ? ctx.store.collection(ctx.db, target)?.options.collation : undefined);
+  const joinCollation = lookupCollation(ctx, target, collation);
   const options = mingoOptions({
     processingMode: ProcessingMode.CLONE_INPUT,
-    collectionResolver: (name: string) => ctx.lookupDocuments(name, lookupCollation),
+    collectionResolver: (name: string) => ctx.lookupDocuments(name, joinCollation),
   });
   const docs = withMingoErrors(() => new Aggregator(stages, options).run(input) as Document[]);
   return openCursor(ctx, ns, docs, optionalCount(cursorOptions ?? {}, 'batchSize'));

@@ -9,7 +9,7 @@ import { hasText } from '../query/text-filter.js';
 import { isTextScoreMeta, textScoreOf, textScoreUnavailable } from '../query/text-search.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { openCursor } from './read-commands.js';
+import { lookupCollation, openCursor } from './read-commands.js';
 import { checkInvolvedViews } from './view-graph.js';
 
 /** Where the score rides through the later stages (mingo has no document metadata); removed from the results. */
@@ -89,13 +89,10 @@ export function runTextAggregate(name: string, cmd: Document, ctx: CommandContex
     collation: isPlainObject(cmd.collation) ? cmd.collation : undefined,
   }).docs;
   const input = used.found ? matched.map((doc) => ({ ...doc, [SCORE_FIELD]: textScoreOf(doc) })) : matched;
+  const joinCollation = lookupCollation(ctx, collection, isPlainObject(cmd.collation) ? cmd.collation : undefined);
   const options = mingoOptions({
     processingMode: ProcessingMode.CLONE_INPUT,
-    collectionResolver: (other: string) =>
-      ctx.lookupDocuments(
-        other,
-        isPlainObject(cmd.collation) ? cmd.collation : ctx.store.collection(ctx.db, collection)?.options.collation,
-      ),
+    collectionResolver: (other: string) => ctx.lookupDocuments(other, joinCollation),
   });
   const docs = withMingoErrors(() => new Aggregator(rest, options).run(input) as Document[]);
   if (used.found) for (const doc of docs) delete doc[SCORE_FIELD];

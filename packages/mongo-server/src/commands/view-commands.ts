@@ -9,7 +9,7 @@ import type { QueryRequest } from '../query/plan-executor.js';
 import { optionalCount, optionalDocument } from './command-arguments.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { explainReply } from './explain-command.js';
+import { explainReply, VERBOSITIES } from './explain-command.js';
 import {
   aggregateRequest,
   countRequest,
@@ -112,7 +112,7 @@ export function lookupDocuments(ctx: CommandContext, name: string, collation?: D
   }
   lookupNesting++;
   try {
-    const docs = allDocuments(ctx, { $db: ctx.db }, view, view.pipeline);
+    const docs = allDocuments(ctx, { $db: ctx.db }, view, []);
     read.set(name, docs);
     return docs;
   } finally {
@@ -120,14 +120,19 @@ export function lookupDocuments(ctx: CommandContext, name: string, collation?: D
   }
 }
 
-/** Runs `pipeline` on the view's source under the view's collation. */
-function aggregateOn(ctx: CommandContext, cmd: Document, view: ResolvedView, pipeline: Document[]): Document {
-  const { cursor = {}, $db } = cmd as { cursor?: Document; $db: string };
-  return READ_COMMANDS.aggregate!({ aggregate: view.source, pipeline, cursor, $db, collation: view.collation }, ctx);
+/** The aggregate on the view's source that a read adding `stages` to the view runs. */
+function onSource(view: ResolvedView, stages: Document[]): Document {
+  return { aggregate: view.source, pipeline: [...view.pipeline, ...stages], cursor: {}, collation: view.collation };
 }
 
-function allDocuments(ctx: CommandContext, cmd: Document, view: ResolvedView, pipeline: Document[]): Document[] {
-  const reply = aggregateOn(ctx, { $db: cmd.$db, cursor: { batchSize: Number.MAX_SAFE_INTEGER } }, view, pipeline);
+/** Runs the view's pipeline and then `stages` on the view's source, under the view's collation. */
+function aggregateOn(ctx: CommandContext, cmd: Document, view: ResolvedView, stages: Document[]): Document {
+  const { cursor = {}, $db } = cmd as { cursor?: Document; $db: string };
+  return READ_COMMANDS.aggregate!({ ...onSource(view, stages), cursor, $db }, ctx);
+}
+
+function allDocuments(ctx: CommandContext, cmd: Document, view: ResolvedView, stages: Document[]): Document[] {
+  const reply = aggregateOn(ctx, { $db: cmd.$db, cursor: { batchSize: Number.MAX_SAFE_INTEGER } }, view, stages);
   const cursor = reply.cursor as { firstBatch: Document[]; id: bigint | number };
   if (Number(cursor.id) !== 0) ctx.cursors.kill(BigInt(cursor.id));
   return cursor.firstBatch;
@@ -144,12 +149,28 @@ function queryStages({ filter, sort, skip = 0, limit = 0 }: QueryRequest, projec
   return stages;
 }
 
-/** The aggregate on the view's source that a read with `stages` on the view runs. */
-function onSource(view: ResolvedView, stages: Document[]): Document {
-  return { aggregate: view.source, pipeline: [...view.pipeline, ...stages], cursor: {}, collation: view.collation };
+/**
+ * What a read on a view adds after the view's pipeline, its arguments checked
+ * as on a collection (mongod parses them before it looks at the view); for a
+ * find, also the batch size of its first reply.
+ */
+function readStages(name: string, cmd: Document): { stages: Document[]; batchSize?: number } {
+  switch (name) {
+    case 'aggregate':
+      return { stages: aggregateRequest(cmd).pipeline };
+    case 'find': {
+      const request = findRequest(cmd);
+      const stages = queryStages(request, optionalDocument(cmd, 'projection'));
+      return { stages, batchSize: optionalCount(cmd, 'batchSize') ?? (request.limit ? request.limit : undefined) };
+    }
+    case 'count':
+      return { stages: queryStages(countRequest(cmd)) };
+    default: {
+      const { key, query } = distinctRequest(cmd);
+      return { stages: [...queryStages({ filter: query }), { $project: { _id: 0, value: `$${key}` } }] };
+    }
+  }
 }
-
-const VERBOSITIES = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
 
 /**
  * `explain` of a read on a view: the explain of the aggregate on the view's
@@ -167,24 +188,9 @@ function explainOnView(cmd: Document, ctx: CommandContext): Document | undefined
   if (!READS.has(name) || typeof target !== 'string') return undefined;
   const view = resolve(ctx, target);
   if (!view) return undefined;
+  const { stages } = readStages(name, read);
   checkCollation(optionalDocument(read, 'collation'), view, `${ctx.db}.${target}`);
-  switch (name) {
-    case 'aggregate':
-      return explainReply(onSource(view, aggregateRequest(read).pipeline), verbosity, ctx);
-    case 'find':
-      return explainReply(
-        onSource(view, queryStages(findRequest(read), optionalDocument(read, 'projection'))),
-        verbosity,
-        ctx,
-      );
-    case 'count':
-      return explainReply(onSource(view, [...queryStages(countRequest(read)), { $count: 'n' }]), verbosity, ctx);
-    default: {
-      const { key, query } = distinctRequest(read);
-      const stages = [...queryStages({ filter: query }), { $group: { _id: null, values: { $addToSet: `$${key}` } } }];
-      return explainReply(onSource(view, stages), verbosity, ctx);
-    }
-  }
+  return explainReply(onSource(view, stages), verbosity, ctx);
 }
 
 /**
@@ -202,38 +208,18 @@ export function runOnView(name: string, cmd: Document, ctx: CommandContext): Doc
   if (WRITES.has(name)) {
     throw new CommandError('CommandNotSupportedOnView', `Namespace ${ctx.db}.${target} is a view, not a collection`);
   }
-  const { pipeline } = view;
-  const ns = `${ctx.db}.${target}`;
-  // Arguments are checked as on a collection, before the view's pipeline runs: mongod parses them first.
-  const collation = () => checkCollation(optionalDocument(cmd, 'collation'), view, ns);
+  const { stages, batchSize } = readStages(name, cmd);
+  checkCollation(optionalDocument(cmd, 'collation'), view, `${ctx.db}.${target}`);
   switch (name) {
-    case 'aggregate': {
-      const stages = aggregateRequest(cmd).pipeline;
-      collation();
+    case 'aggregate':
       if (cmd.explain === true) return explainReply(onSource(view, stages), 'queryPlanner', ctx);
-      return aggregateOn(ctx, cmd, view, [...pipeline, ...stages]);
-    }
-    case 'find': {
-      const request = findRequest(cmd);
-      const stages = queryStages(request, optionalDocument(cmd, 'projection'));
-      const batchSize = optionalCount(cmd, 'batchSize') ?? (request.limit ? request.limit : undefined);
-      const cursor = batchSize === undefined ? {} : { batchSize };
-      collation();
-      return aggregateOn(ctx, { ...cmd, cursor }, view, [...pipeline, ...stages]);
-    }
-    case 'count': {
-      const stages = queryStages(countRequest(cmd));
-      collation();
-      return { n: allDocuments(ctx, cmd, view, [...pipeline, ...stages]).length, ok: 1 };
-    }
+      return aggregateOn(ctx, cmd, view, stages);
+    case 'find':
+      return aggregateOn(ctx, { ...cmd, cursor: batchSize === undefined ? {} : { batchSize } }, view, stages);
+    case 'count':
+      return { n: allDocuments(ctx, cmd, view, stages).length, ok: 1 };
     default: {
-      const { key, query } = distinctRequest(cmd);
-      collation();
-      const docs = allDocuments(ctx, cmd, view, [
-        ...pipeline,
-        ...queryStages({ filter: query }),
-        { $project: { _id: 0, value: `$${key}` } },
-      ]);
+      const docs = allDocuments(ctx, cmd, view, stages);
       // Values equal under the view's collation are one value, and they sort by it.
       return Collation.run(Collation.parse(view.collation), () => {
         const values: unknown[] = [];

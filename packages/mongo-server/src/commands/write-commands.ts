@@ -1,5 +1,6 @@
 import { BSON, type Document, ObjectId } from 'bson';
 
+import { isBsonNumber } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import { applyUpdate, buildUpsertDocument, parseUpdate, updateKind } from '../query/apply-update.js';
 import { idFirst } from '../query/document-paths.js';
@@ -167,10 +168,8 @@ const update: CommandHandler = (cmd, ctx) => {
  */
 function deleteLimit(value: unknown): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'number') return value;
-  // Wrapped numbers: an integral double, an Int64 or a Decimal128 as the wire decoder gives them.
-  if (['double', 'long', 'int', 'decimal'].includes(typeAlias(value))) return Number(String(value));
+  // Also the wrapped numbers the wire decoder gives (an integral double, an Int64, a Decimal128).
+  if (isBsonNumber(value)) return typeof value === 'number' ? value : Number(String(value));
   throw new CommandError(
     'TypeMismatch',
     `BSON field 'delete.deletes.limit' is the wrong type '${typeAlias(value)}', expected types '[long, int, decimal, double]'`,

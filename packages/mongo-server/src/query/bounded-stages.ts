@@ -98,14 +98,10 @@ export function budgetedPipelineOperators(
       let output = operator(input, expr, options);
       if (GROUP_STAGES.has(name)) output = boundedBytes(output, groupMemoryExceeded);
       if (name === '$lookup') output = boundedLookup(output, expr);
-      if (HEAVY_STAGES.has(name)) {
-        output = output.map((doc: unknown) => {
-          OperationBudget.tickLarge();
-          return doc;
-        });
-      }
       if (MULTIPLYING_STAGES.has(name)) {
+        const heavy = HEAVY_STAGES.has(name);
         output = output.map((doc: unknown) => {
+          if (heavy) OperationBudget.checkTimeNow();
           const fields = doc !== null && typeof doc === 'object' ? Object.keys(doc).length : 0;
           OperationBudget.allocate((fields + 1) * VALUE_BYTES, name);
           return doc;

@@ -7,11 +7,6 @@ import { typeAlias } from './element-operators.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
-/** The operand of a one-operand operator, given bare or as a one-item list. */
-function operand(obj: unknown, expr: unknown, options: Options): unknown {
-  return evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? (expr[0] as unknown) : expr, options);
-}
-
 const HEX_24 = /^[0-9a-fA-F]{24}$/;
 
 /** `value` as an ObjectId, as mongod's `$convert` makes one (ConversionFailure, 241, otherwise). */
@@ -113,7 +108,7 @@ function indexOfCP(obj: unknown, expr: unknown, options: Options): number | null
 
 /** `$bsonSize`: a document's size in bytes as BSON, null for null or missing. */
 function bsonSize(obj: unknown, expr: unknown, options: Options): number | null {
-  const value = operand(obj, expr, options);
+  const value = evalExpr(obj, expr, options);
   if (value === null || value === undefined) return null;
   if (typeAlias(value) !== 'object') {
     throw new CommandError('Location31393', `$bsonSize requires a document input, found: ${typeAlias(value)}`);
@@ -123,7 +118,7 @@ function bsonSize(obj: unknown, expr: unknown, options: Options): number | null 
 
 /** `$binarySize`: the bytes of a string (UTF-8) or of binary data, null for null or missing. */
 function binarySize(obj: unknown, expr: unknown, options: Options): number | null {
-  const value = operand(obj, expr, options);
+  const value = evalExpr(obj, expr, options);
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
   if (typeAlias(value) === 'binData') return (value as { length(): number }).length();
@@ -167,7 +162,8 @@ function dateToStringWithWeek(original: ExpressionOperator, week: ExpressionOper
 }
 
 /**
- * Expression operators of MongoDB 7 that mingo lacks or answers otherwise:
+ * Expression operators of MongoDB 7 that mingo lacks or answers otherwise
+ * (a one-operand list is made the operand by operand-lists.ts):
  * `$toObjectId` and `$convert` to `objectId`, `$indexOfCP`, `$bsonSize`,
  * `$binarySize`, and `$week`/`%U`. They were refused as unknown
  * (InvalidPipelineOperator, which mongod never answers for them) or wrong.
@@ -178,7 +174,7 @@ export function mongodExpressionOperators(
   const week = weekOf(operators);
   return {
     ...operators,
-    $toObjectId: (obj, expr, options) => toObjectId(operand(obj, expr, options)),
+    $toObjectId: (obj, expr, options) => toObjectId(evalExpr(obj, expr, options)),
     $convert: convertWithObjectId(operators.$convert!),
     $indexOfCP: indexOfCP,
     $bsonSize: bsonSize,

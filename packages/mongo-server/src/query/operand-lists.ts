@@ -12,6 +12,8 @@ const ONE_OPERAND = [
   ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
   ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$ceil', '$exp', '$floor', '$ln', '$log10', '$sqrt'],
   ...['$objectToArray', '$reverseArray', '$size', '$strLenBytes', '$strLenCP', '$isNumber', '$toString'],
+  // The server's own (query-context.ts, mongod-expressions.ts).
+  ...['$type', '$toObjectId', '$bsonSize', '$binarySize'],
 ];
 
 /** Operators of one or two operands that mingo reads only as a list: `{ $round: '$n' }` is `{ $round: ['$n'] }`. */

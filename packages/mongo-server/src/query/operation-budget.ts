@@ -77,16 +77,13 @@ export class OperationBudget {
   }
 
   /**
-   * A unit of work that may be large (a `$graphLookup` over big documents took
-   * seconds per document): reads the clock now rather than every
+   * After a unit of work that may be large (a `$graphLookup` over big
+   * documents took seconds per document): throws MaxTimeMSExpired once the
+   * active command's time is up, reading the clock now rather than every
    * {@link TICKS_PER_CLOCK_READ} ticks.
    */
-  static tickLarge(): void {
-    const budget = OperationBudget.active;
-    if (budget !== undefined) {
-      budget.ticks++;
-      budget.checkTime();
-    }
+  static checkTimeNow(): void {
+    OperationBudget.active?.checkTime();
   }
 
   /**

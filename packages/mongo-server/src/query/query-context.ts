@@ -132,10 +132,7 @@ const BSON_EXPRESSION_OPERATORS = {
     const [a, b] = evalExpr(obj, expr, options) as [unknown, unknown];
     return compareBson(a, b);
   },
-  $type: (obj: unknown, expr: unknown, options: Options): string => {
-    const arg = Array.isArray(expr) && expr.length === 1 ? (expr[0] as unknown) : expr;
-    return typeAlias(evalExpr(obj, arg, options));
-  },
+  $type: (obj: unknown, expr: unknown, options: Options): string => typeAlias(evalExpr(obj, expr, options)),
 };
 
 /** What `$redact`'s expression may give: keep the document, look into its subdocuments, or drop it. */
