@@ -62,11 +62,25 @@ const CASES: [string, Operation, number, RegExp][] = [
     2,
     /^unknown operator: \$foo$/,
   ],
+  // mongod's projection parser: an object of one unknown `$` field is no expression and no field path (31325);
+  // inside an expression, an unknown operator is the expression parser's 168.
   [
-    'aggregate with an unknown expression',
+    'aggregate with an unknown expression as a $project field',
     (c) => c.aggregate([{ $project: { x: { $foo: 1 } } }]).toArray(),
+    31325,
+    /^Invalid \$project :: caused by :: Unknown expression \$foo$/,
+  ],
+  [
+    'aggregate with an unknown expression in a $project sub-projection',
+    (c) => c.aggregate([{ $project: { x: { y: { $foo: 1 } } } }]).toArray(),
+    31325,
+    /^Invalid \$project :: caused by :: Unknown expression \$foo$/,
+  ],
+  [
+    'aggregate with an unknown expression inside a $project expression',
+    (c) => c.aggregate([{ $project: { x: { $add: [1, { $foo: 1 }] } } }]).toArray(),
     168,
-    /Unrecognized expression '\$foo'/,
+    /^Invalid \$project :: caused by :: Unrecognized expression '\$foo'$/,
   ],
   [
     'aggregate with an unknown expression in $addFields',
@@ -132,6 +146,62 @@ const CASES: [string, Operation, number, RegExp][] = [
     code,
     new RegExp(`^${message.replace(/[$.]/g, '\\$&')}$`),
   ]),
+  ...(
+    [
+      ['find', (c) => c.findOne({ $expr: { $foo: 1 } })],
+      ['find under $or', (c) => c.findOne({ $or: [{ a: 1 }, { $expr: { $foo: 1 } }] })],
+      ['countDocuments', (c) => c.countDocuments({ $expr: { $foo: 1 } })],
+      ['distinct', (c) => c.distinct('a', { $expr: { $foo: 1 } })],
+      ['deleteMany', (c) => c.deleteMany({ $expr: { $foo: 1 } })],
+      ['updateMany', (c) => c.updateMany({ $expr: { $foo: 1 } }, { $set: { b: 1 } })],
+      ['findOneAndUpdate', (c) => c.findOneAndUpdate({ $expr: { $foo: 1 } }, { $set: { b: 1 } })],
+      ['a $match stage', (c) => c.aggregate([{ $match: { $expr: { $foo: 1 } } }]).toArray()],
+    ] as [string, Operation][]
+  ).map(([where, operation]): [string, Operation, number, RegExp] => [
+    `an unknown operator in ${where}'s $expr`,
+    operation,
+    168,
+    /^Unrecognized expression '\$foo'$/,
+  ]),
+  ...(
+    [
+      ['find', (c) => c.findOne({ $expr: { $size: ['$a', 1] } })],
+      ['countDocuments', (c) => c.countDocuments({ $expr: { $size: ['$a', 1] } })],
+      ['deleteMany', (c) => c.deleteMany({ $and: [{ $expr: { $size: ['$a', 1] } }] })],
+      ['updateMany', (c) => c.updateMany({ $expr: { $size: ['$a', 1] } }, { $set: { b: 1 } })],
+      ['a $match stage', (c) => c.aggregate([{ $match: { $expr: { $size: ['$a', 1] } } }]).toArray()],
+      ['a find projection', (c) => c.findOne({}, { projection: { x: { $size: ['$a', 1] } } })],
+    ] as [string, Operation][]
+  ).map(([where, operation]): [string, Operation, number, RegExp] => [
+    `$size of two operands in ${where}`,
+    operation,
+    16020,
+    /^Expression \$size takes exactly 1 arguments\. 2 were passed in\.$/,
+  ]),
+  [
+    'an unknown expression as a find projection field',
+    (c) => c.findOne({}, { projection: { x: { $foo: 1 } } }),
+    31325,
+    /^Unknown expression \$foo$/,
+  ],
+  [
+    'an unknown expression in a find sub-projection',
+    (c) => c.findOne({}, { projection: { x: { y: { $foo: 1 } } } }),
+    31325,
+    /^Unknown expression \$foo$/,
+  ],
+  [
+    'an unknown expression inside a find projection expression',
+    (c) => c.findOne({}, { projection: { x: { $concat: ['a', { $foo: 1 }] } } }),
+    168,
+    /^Unrecognized expression '\$foo'$/,
+  ],
+  [
+    "an unknown expression in findOneAndUpdate's projection",
+    (c) => c.findOneAndUpdate({}, { $set: { b: 1 } }, { projection: { x: { $foo: 1 } } }),
+    31325,
+    /^Unknown expression \$foo$/,
+  ],
   [
     'aggregate with a positional projection (find-only)',
     (c) => c.aggregate([{ $project: { 'a.$': 1 } }]).toArray(),
@@ -144,6 +214,7 @@ const CASES: [string, Operation, number, RegExp][] = [
       ['in a $group accumulator', (c) => c.aggregate([{ $group: { _id: null, x: { $sum: '$$nope.a' } } }]).toArray()],
       ['in a $match $expr', (c) => c.aggregate([{ $match: { $expr: { $eq: ['$a', '$$nope'] } } }]).toArray()],
       ['in a find $expr', (c) => c.findOne({ $expr: { $eq: ['$a', '$$nope'] } })],
+      ['in a find projection', (c) => c.findOne({}, { projection: { x: { $add: ['$a', '$$nope'] } } })],
       ['in a deleteMany $expr', (c) => c.deleteMany({ $or: [{ $expr: { $eq: ['$a', '$$nope'] } }] })],
       [
         'outside the $map that defines it',

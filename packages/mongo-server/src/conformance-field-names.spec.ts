@@ -89,6 +89,24 @@ describe('reads naming a field __proto__', () => {
     ).toEqual(deleted === 'refused' ? [1, 2, 3] : [2, 3]);
   });
 
+  it('should delete only the documents the filter matches when the command has let', async () => {
+    // Binding `let` copied the filter by assignment, which made the field the copy's prototype: it matched all.
+    const deleted = await answerOrRefusal(() => reads().deleteMany(own('{"__proto__":{"$gt":4}}'), { let: { v: 1 } }));
+    expect(
+      ids(
+        await reads()
+          .find({}, { sort: { _id: 1 } })
+          .toArray(),
+      ),
+    ).toEqual(deleted === 'refused' ? [1, 2, 3] : [2, 3]);
+    const found = await answerOrRefusal(() =>
+      reads()
+        .find(own('{"__proto__":3}'), { let: { v: 1 } })
+        .toArray(),
+    );
+    if (found !== 'refused') expect(ids(found)).toEqual([2]);
+  });
+
   it('should project only the field named', async () => {
     const projected = await answerOrRefusal(() =>
       reads()

@@ -77,6 +77,36 @@ describe('let variables', () => {
     expect((await c.findOne({ _id: 2 } as never))!.sold).toBe(true);
   });
 
+  it('should bind variables in a find projection and in findAndModify fields', async () => {
+    const c = await cakes();
+    const found = await c
+      .find({ _id: 1 } as never, {
+        projection: { flavor: 1, tax: { $multiply: ['$price', '$$rate'] } },
+        let: { rate: 0.5 },
+      })
+      .toArray();
+    expect(found).toEqual([{ _id: 1, flavor: 'chocolate', tax: 4 }]);
+    const before = await c.findOneAndUpdate(
+      { _id: 2 } as never,
+      { $set: { sold: true } },
+      { projection: { label: { $concat: ['$flavor', '$$suffix'] } }, let: { suffix: ' cake' } },
+    );
+    expect(before).toEqual({ _id: 2, label: 'strawberry cake' });
+  });
+
+  it('should refuse a pipeline stage of two fields when the command has let', async () => {
+    const c = await cakes();
+    const error = await c
+      .aggregate([{ $match: { $expr: { $eq: ['$_id', '$$id'] } }, $limit: 1 }], { let: { id: 1 } })
+      .toArray()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect((error as MongoServerError).code).toBe(40323);
+  });
+
   it('should refuse a variable name starting with an upper-case letter', async () => {
     const c = await cakes();
     const error = await c

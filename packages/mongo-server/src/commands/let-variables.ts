@@ -24,31 +24,43 @@ function bind(expr: unknown, vars: Variables): unknown {
   }
   if (Array.isArray(expr)) return expr.map((item) => bind(item, vars));
   if (typeAlias(expr) !== 'object') return expr;
-  const out: Document = {};
-  for (const [key, value] of Object.entries(expr as Document)) {
-    out[key] = key === '$literal' ? value : bind(value, vars);
-  }
-  return out;
+  // fromEntries defines fields: assigning one named `__proto__` would set the copy's prototype instead.
+  return Object.fromEntries(
+    Object.entries(expr as Document).map(([key, value]) => [key, key === '$literal' ? value : bind(value, vars)]),
+  );
 }
 
 /** A query filter with variables bound inside its `$expr`s only (elsewhere `'$$x'` is a plain string). */
 function bindFilter(filter: unknown, vars: Variables): unknown {
   if (Array.isArray(filter)) return filter.map((clause) => bindFilter(clause, vars));
   if (typeAlias(filter) !== 'object') return filter;
-  const out: Document = {};
-  for (const [key, value] of Object.entries(filter as Document)) {
-    out[key] =
-      key === '$expr' ? bind(value, vars) : ['$and', '$or', '$nor'].includes(key) ? bindFilter(value, vars) : value;
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(filter as Document).map(([key, value]) => [
+      key,
+      key === '$expr' ? bind(value, vars) : ['$and', '$or', '$nor'].includes(key) ? bindFilter(value, vars) : value,
+    ]),
+  );
+}
+
+/** A find projection (or findAndModify's `fields`) with variables bound in its expressions; an `$elemMatch` is a filter. */
+function bindProjection(spec: unknown, vars: Variables): unknown {
+  if (typeAlias(spec) !== 'object') return spec;
+  return Object.fromEntries(
+    Object.entries(spec as Document).map(([key, value]) => {
+      const elemMatch = typeAlias(value) === 'object' && Object.keys(value as Document)[0] === '$elemMatch';
+      return [key, elemMatch ? { $elemMatch: bindFilter((value as Document).$elemMatch, vars) } : bind(value, vars)];
+    }),
+  );
 }
 
 function bindPipeline(pipeline: unknown, vars: Variables): unknown {
   if (!Array.isArray(pipeline)) return pipeline;
   return pipeline.map((stage: unknown) => {
     if (typeAlias(stage) !== 'object') return stage;
-    const [name] = Object.keys(stage as Document);
-    if (name === undefined) return stage;
+    const keys = Object.keys(stage as Document);
+    // A stage of several fields is left whole, for the pipeline check to refuse (40323).
+    if (keys.length !== 1) return stage;
+    const name = keys[0]!;
     const spec: unknown = (stage as Document)[name];
     return { [name]: name === '$match' ? bindFilter(spec, vars) : bind(spec, vars) };
   });
@@ -83,7 +95,7 @@ export function bindLetVariables(name: string, cmd: Document): Document {
   const { let: _let, ...rest } = cmd;
   switch (name) {
     case 'find':
-      return { ...rest, filter: bindFilter(rest.filter, vars) };
+      return { ...rest, filter: bindFilter(rest.filter, vars), projection: bindProjection(rest.projection, vars) };
     case 'aggregate':
       return { ...rest, pipeline: bindPipeline(rest.pipeline, vars) };
     case 'update':
@@ -102,6 +114,7 @@ export function bindLetVariables(name: string, cmd: Document): Document {
         ...rest,
         query: bindFilter(rest.query, vars),
         update: Array.isArray(rest.update) ? bindPipeline(rest.update, vars) : rest.update,
+        fields: bindProjection(rest.fields, vars),
       };
   }
 }

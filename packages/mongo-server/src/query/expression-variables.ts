@@ -79,10 +79,10 @@ export function checkVariables(expr: unknown, scope: Scope): void {
   for (const value of Object.values(spec)) checkVariables(value, scope);
 }
 
-/** The `$expr`s of a query filter (also under `$and`, `$or`, `$nor`): the only expressions a filter has. */
-export function checkFilterVariables(filter: unknown, scope: Scope): void {
+/** Calls `visit` on each `$expr` of a query filter (also under `$and`, `$or`, `$nor`): the only expressions a filter has. */
+export function forEachFilterExpression(filter: unknown, visit: (expr: unknown) => void): void {
   if (Array.isArray(filter)) {
-    for (const clause of filter) checkFilterVariables(clause, scope);
+    for (const clause of filter) forEachFilterExpression(clause, visit);
     return;
   }
   if (typeAlias(filter) !== 'object') return;
@@ -90,7 +90,7 @@ export function checkFilterVariables(filter: unknown, scope: Scope): void {
   for (const key in filter as Document) {
     if (!Object.hasOwn(filter as Document, key) || key.charCodeAt(0) !== 36 /* $ */) continue;
     const value: unknown = (filter as Document)[key];
-    if (key === '$expr') checkVariables(value, scope);
-    else if (key === '$and' || key === '$or' || key === '$nor') checkFilterVariables(value, scope);
+    if (key === '$expr') visit(value);
+    else if (key === '$and' || key === '$or' || key === '$nor') forEachFilterExpression(value, visit);
   }
 }

@@ -3,9 +3,11 @@ import { Query } from 'mingo/query';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { checkProjection } from './expression-check.js';
+import { NO_VARIABLES } from './expression-variables.js';
 import { positionalIndex } from './positional-paths.js';
 import { refuseProtoFields } from './proto-paths.js';
-import { compileFilter, mingoOptions, withMingoErrors } from './query-context.js';
+import { compileFilter, MONGO_CONTEXT, mingoOptions, withMingoErrors } from './query-context.js';
 import { existingParent, isContainer, read, write } from './update-paths.js';
 
 /** A projection operator mongod applies to one field after the rest of the projection. */
@@ -102,6 +104,8 @@ class FindProjection {
   private readonly operators: FieldOperator[] = [];
 
   constructor(spec: Document, filter: Document) {
+    // The command's `let` is bound into the projection before it gets here (let-variables.ts).
+    checkProjection(spec, { context: MONGO_CONTEXT, scope: NO_VARIABLES, find: true });
     const slices: string[] = [];
     let inclusion = false;
     let exclusion: string | undefined;

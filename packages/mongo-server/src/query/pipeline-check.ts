@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { checkArgument, checkExpression, checkProjection, knownOperator, notSupported } from './expression-check.js';
 import { checkVariables, defineVariables, NO_VARIABLES, type Scope, withVariables } from './expression-variables.js';
 import { refuseProtoPipeline } from './proto-paths.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
@@ -24,64 +25,11 @@ export function allowStage(name: string): void {
   OWN_STAGES.add(name);
 }
 
-/** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
-const MONGOD_ONLY_EXPRESSIONS = new Set([
-  '$function',
-  '$accumulator',
-  '$meta',
-  '$toHashedIndexKey',
-  '$tsSecond',
-  '$tsIncrement',
-]);
-
-function known(type: 'expression' | 'accumulator' | 'pipeline', name: string): boolean {
-  return MONGO_CONTEXT.getOperator(type as never, name) !== null;
-}
-
-function notSupported(what: string): CommandError {
-  return new CommandError(
-    'CommandNotSupported',
-    `${what} is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
-  );
-}
-
-/** Walks an aggregation expression, refusing operators mongod would not parse. */
-function checkExpression(expr: unknown, stage: string): void {
-  if (Array.isArray(expr)) {
-    for (const item of expr) checkExpression(item, stage);
-    return;
-  }
-  if (typeAlias(expr) !== 'object') return;
-  const keys = Object.keys(expr as Document);
-  const operator = keys[0];
-  if (operator?.startsWith('$')) {
-    if (keys.length > 1) {
-      throw new CommandError(
-        'Location15983',
-        `An object representing an expression must have exactly one field: ${JSON.stringify(keys)}`,
-      );
-    }
-    if (!known('expression', operator) && !known('accumulator', operator)) {
-      if (MONGOD_ONLY_EXPRESSIONS.has(operator)) throw notSupported(`The ${operator} expression`);
-      throw new CommandError(
-        'InvalidPipelineOperator',
-        `Invalid ${stage} :: caused by :: Unrecognized expression '${operator}'`,
-      );
-    }
-    if (operator === '$literal') return;
-    checkArgument(operator, (expr as Document)[operator]);
-    checkArity(operator, (expr as Document)[operator]);
-    checkExpression((expr as Document)[operator], stage);
-    return;
-  }
-  for (const value of Object.values(expr as Document)) checkExpression(value, stage);
-}
-
 function checkGroup(spec: unknown, stage: string, scope: Scope): void {
   if (typeAlias(spec) !== 'object') return;
   for (const [field, value] of Object.entries(spec as Document)) {
     if (field === '_id' || field === 'groupBy' || field === 'boundaries' || field === 'default') {
-      checkExpression(value, stage);
+      checkExpression(value, MONGO_CONTEXT, stage);
       // `boundaries` and `default` are constants, not expressions.
       if (field === '_id' || field === 'groupBy') checkVariables(value, scope);
       continue;
@@ -90,12 +38,12 @@ function checkGroup(spec: unknown, stage: string, scope: Scope): void {
     for (const accumulator of accumulators) {
       if (typeAlias(accumulator) !== 'object') continue;
       const [name] = Object.keys(accumulator as Document);
-      if (name !== undefined && !known('accumulator', name)) {
+      if (name !== undefined && !knownOperator(MONGO_CONTEXT, 'accumulator', name)) {
         throw new CommandError('Location15952', `unknown group operator '${name}'`);
       }
       if (name !== undefined) {
         checkArgument(name, (accumulator as Document)[name]);
-        checkExpression((accumulator as Document)[name], stage);
+        checkExpression((accumulator as Document)[name], MONGO_CONTEXT, stage);
         checkVariables((accumulator as Document)[name], scope);
       }
     }
@@ -126,7 +74,7 @@ function checkStages(pipeline: unknown[], scope: Scope = NO_VARIABLES): void {
     }
     const name = keys[0]!;
     const spec: unknown = (raw as Document)[name];
-    if (!known('pipeline', name) && !OWN_STAGES.has(name)) {
+    if (!knownOperator(MONGO_CONTEXT, 'pipeline', name) && !OWN_STAGES.has(name)) {
       if (MONGOD_STAGES.has(name)) throw notSupported(`The ${name} stage`);
       throw new CommandError('Location40324', `Unrecognized pipeline stage name: '${name}'`);
     }
@@ -193,70 +141,6 @@ const DOCUMENT_SPECS = new Map<string, (type: string) => CommandError>([
   ],
 ]);
 
-/**
- * Operators whose argument must be a document (mingo enumerated a string given
- * instead, as above); what mongod answers varies by operator, this names both.
- */
-const DOCUMENT_ARGUMENTS = new Set([
-  ...['$percentile', '$median', '$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
-  ...['$firstN', '$lastN', '$maxN', '$minN', '$filter', '$map', '$reduce', '$let', '$switch', '$sortArray'],
-  ...['$zip', '$dateFromString', '$dateToString', '$dateFromParts', '$dateToParts', '$dateAdd', '$dateSubtract'],
-  ...['$dateDiff', '$dateTrunc', '$replaceOne', '$replaceAll', '$trim', '$ltrim', '$rtrim', '$regexFind'],
-  ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
-]);
-
-/** Operators taking a fixed number of arguments (mongod's `ExpressionFixedArity`): 16020 otherwise. */
-const FIXED_ARITY = new Map<string, number>([
-  ...[
-    ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
-    ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$allElementsTrue', '$anyElementTrue', '$arrayToObject'],
-    ...['$ceil', '$exp', '$floor', '$isArray', '$ln', '$log10', '$not', '$objectToArray', '$reverseArray', '$size'],
-    ...['$sqrt', '$strLenBytes', '$strLenCP', '$toLower', '$toUpper', '$type', '$isNumber', '$toBool', '$toDate'],
-    ...['$toDecimal', '$toDouble', '$toInt', '$toLong', '$toObjectId', '$toString', '$bsonSize', '$binarySize'],
-  ].map((name): [string, number] => [name, 1]),
-  ...[
-    ...['$arrayElemAt', '$atan2', '$cmp', '$divide', '$eq', '$gt', '$gte', '$in', '$log', '$lt', '$lte', '$mod'],
-    ...['$ne', '$pow', '$setDifference', '$setIsSubset', '$split', '$strcasecmp', '$subtract'],
-  ].map((name): [string, number] => [name, 2]),
-  ...['$substr', '$substrBytes', '$substrCP'].map((name): [string, number] => [name, 3]),
-]);
-
-/** Operators taking a range of argument counts (mongod's `ExpressionRangedArity`): 28667 otherwise. */
-const RANGED_ARITY = new Map<string, [number, number]>([
-  ['$slice', [2, 3]],
-  ['$range', [2, 3]],
-  ['$indexOfArray', [2, 4]],
-  ['$indexOfBytes', [2, 4]],
-  ['$indexOfCP', [2, 4]],
-  ['$round', [1, 2]],
-  ['$trunc', [1, 2]],
-]);
-
-/**
- * The number of arguments, checked while parsing as mongod does: mingo
- * checked some only when a document reached them (BadValue), ignored extra
- * ones (`$size: ['$a', 1]` gave the size) and read `{ $slice: 1 }` in a
- * `$project` as find's slice projection. An argument that is not an array is
- * one argument; `$cond` is checked in its array form only.
- */
-function checkArity(operator: string, argument: unknown): void {
-  const count = Array.isArray(argument) ? argument.length : 1;
-  const fixed = operator === '$cond' && Array.isArray(argument) ? 3 : FIXED_ARITY.get(operator);
-  if (fixed !== undefined && count !== fixed) {
-    throw new CommandError(
-      'Location16020',
-      `Expression ${operator} takes exactly ${fixed} arguments. ${count} were passed in.`,
-    );
-  }
-  const [least, most] = RANGED_ARITY.get(operator) ?? [0, Number.POSITIVE_INFINITY];
-  if (count < least || count > most) {
-    throw new CommandError(
-      'Location28667',
-      `Expression ${operator} takes at least ${least} arguments, and at most ${most}, but ${count} were passed in.`,
-    );
-  }
-}
-
 /** A find-only positional projection (`'a.$': 1`) in a `$project`, which mingo answered with `[null]`. */
 function refusePositional(spec: unknown): void {
   if (typeAlias(spec) !== 'object') return;
@@ -265,15 +149,6 @@ function refusePositional(spec: unknown): void {
       throw new CommandError('Location31324', 'Cannot use positional projection in aggregation projection');
     }
     if (!key.startsWith('$')) refusePositional(value);
-  }
-}
-
-function checkArgument(operator: string, argument: unknown): void {
-  if (DOCUMENT_ARGUMENTS.has(operator) && typeAlias(argument) !== 'object') {
-    throw new CommandError(
-      'FailedToParse',
-      `${operator} only supports an object as its argument, found: ${typeAlias(argument)}`,
-    );
   }
 }
 
@@ -290,8 +165,7 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       break;
     case '$project':
       refusePositional(spec);
-      checkExpression(spec, name);
-      checkVariables(spec, scope);
+      checkProjection(spec as Document, { context: MONGO_CONTEXT, scope, stage: name });
       break;
     case '$addFields':
     case '$set':
@@ -299,7 +173,7 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
     case '$replaceWith':
     case '$sortByCount':
     case '$redact':
-      checkExpression(spec, name);
+      checkExpression(spec, MONGO_CONTEXT, name);
       checkVariables(spec, scope);
       break;
     case '$group':

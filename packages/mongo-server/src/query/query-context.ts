@@ -15,7 +15,8 @@ import { resolve } from 'mingo/util';
 import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
-import { checkFilterVariables, NO_VARIABLES, type Scope } from './expression-variables.js';
+import { checkExpression } from './expression-check.js';
+import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } from './expression-variables.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
@@ -268,8 +269,10 @@ export function withMingoErrors<T>(fn: () => T): T {
 }
 
 /**
- * Compiles a query filter into a predicate (throws BadValue on a bad filter,
- * 17276 on a variable in its `$expr` that nothing in `scope` defines).
+ * Compiles a query filter into a predicate (throws BadValue on a bad filter;
+ * on its `$expr`s, what mongod's expression parser throws: 168 for an
+ * unknown operator, 16020/28667 for a wrong argument count, 17276 for a
+ * variable that nothing in `scope` defines).
  */
 export function compileFilter(filter: Document | undefined, scope: Scope = NO_VARIABLES): (doc: Document) => boolean {
   if (filter === undefined || filter === null) return () => true;
@@ -290,7 +293,10 @@ export function compileFilter(filter: Document | undefined, scope: Scope = NO_VA
   }
   refuseWhere(filter);
   refuseProtoFields(filter, 'a query filter');
-  checkFilterVariables(filter, scope);
+  forEachFilterExpression(filter, (expr) => {
+    checkExpression(expr, MONGO_CONTEXT);
+    checkVariables(expr, scope);
+  });
   // `$text` is checked here but matched through the text index (text-search.ts runs such queries).
   const query = withMingoErrors(() => new Query(conditionForMingo(withoutText(filter)), mingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));

@@ -1,0 +1,196 @@
+/**
+ * The checks mongod makes while it parses an aggregation expression or a
+ * projection, before any document is read: so a bad one fails on an empty
+ * collection too. Filters' `$expr` (query-context.ts), pipelines
+ * (pipeline-check.ts) and find projections (find-projection.ts) run them.
+ */
+import type { Document } from 'bson';
+import type { Context } from 'mingo/core';
+
+import { CommandError } from '../commands/command-error.js';
+import { typeAlias } from './element-operators.js';
+import { checkVariables, type Scope } from './expression-variables.js';
+
+/** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
+const MONGOD_ONLY_EXPRESSIONS = new Set([
+  '$function',
+  '$accumulator',
+  '$meta',
+  '$toHashedIndexKey',
+  '$tsSecond',
+  '$tsIncrement',
+]);
+
+/** Whether `context` has an operator `name` of `type`. */
+export function knownOperator(
+  context: Context,
+  type: 'expression' | 'accumulator' | 'pipeline',
+  name: string,
+): boolean {
+  return context.getOperator(type as never, name) !== null;
+}
+
+/** What the embedded server answers for a MongoDB feature it lacks, named in `what`. */
+export function notSupported(what: string): CommandError {
+  return new CommandError(
+    'CommandNotSupported',
+    `${what} is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
+  );
+}
+
+/**
+ * Walks an aggregation expression, refusing operators mongod would not
+ * parse: unknown ones (168, worded as the `stage` it is in, if any), wrong
+ * argument types and counts. `context` is the operators the server runs.
+ */
+export function checkExpression(expr: unknown, context: Context, stage?: string): void {
+  if (Array.isArray(expr)) {
+    for (const item of expr) checkExpression(item, context, stage);
+    return;
+  }
+  if (typeAlias(expr) !== 'object') return;
+  const keys = Object.keys(expr as Document);
+  const operator = keys[0];
+  if (operator?.startsWith('$')) {
+    if (keys.length > 1) {
+      throw new CommandError(
+        'Location15983',
+        `An object representing an expression must have exactly one field: ${JSON.stringify(keys)}`,
+      );
+    }
+    if (!isExpressionName(context, operator)) {
+      if (MONGOD_ONLY_EXPRESSIONS.has(operator)) throw notSupported(`The ${operator} expression`);
+      throw new CommandError('InvalidPipelineOperator', `${causedBy(stage)}Unrecognized expression '${operator}'`);
+    }
+    if (operator === '$literal') return;
+    checkArgument(operator, (expr as Document)[operator]);
+    checkArity(operator, (expr as Document)[operator]);
+    checkExpression((expr as Document)[operator], context, stage);
+    return;
+  }
+  for (const value of Object.values(expr as Document)) checkExpression(value, context, stage);
+}
+
+/**
+ * Operators whose argument must be a document (mingo enumerated a string given
+ * instead, as above); what mongod answers varies by operator, this names both.
+ */
+const DOCUMENT_ARGUMENTS = new Set([
+  ...['$percentile', '$median', '$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
+  ...['$firstN', '$lastN', '$maxN', '$minN', '$filter', '$map', '$reduce', '$let', '$switch', '$sortArray'],
+  ...['$zip', '$dateFromString', '$dateToString', '$dateFromParts', '$dateToParts', '$dateAdd', '$dateSubtract'],
+  ...['$dateDiff', '$dateTrunc', '$replaceOne', '$replaceAll', '$trim', '$ltrim', '$rtrim', '$regexFind'],
+  ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
+]);
+
+/** Operators taking a fixed number of arguments (mongod's `ExpressionFixedArity`): 16020 otherwise. */
+const FIXED_ARITY = new Map<string, number>([
+  ...[
+    ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
+    ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$allElementsTrue', '$anyElementTrue', '$arrayToObject'],
+    ...['$ceil', '$exp', '$floor', '$isArray', '$ln', '$log10', '$not', '$objectToArray', '$reverseArray', '$size'],
+    ...['$sqrt', '$strLenBytes', '$strLenCP', '$toLower', '$toUpper', '$type', '$isNumber', '$toBool', '$toDate'],
+    ...['$toDecimal', '$toDouble', '$toInt', '$toLong', '$toObjectId', '$toString', '$bsonSize', '$binarySize'],
+  ].map((name): [string, number] => [name, 1]),
+  ...[
+    ...['$arrayElemAt', '$atan2', '$cmp', '$divide', '$eq', '$gt', '$gte', '$in', '$log', '$lt', '$lte', '$mod'],
+    ...['$ne', '$pow', '$setDifference', '$setIsSubset', '$split', '$strcasecmp', '$subtract'],
+  ].map((name): [string, number] => [name, 2]),
+  ...['$substr', '$substrBytes', '$substrCP'].map((name): [string, number] => [name, 3]),
+]);
+
+/** Operators taking a range of argument counts (mongod's `ExpressionRangedArity`): 28667 otherwise. */
+const RANGED_ARITY = new Map<string, [number, number]>([
+  ['$slice', [2, 3]],
+  ['$range', [2, 3]],
+  ['$indexOfArray', [2, 4]],
+  ['$indexOfBytes', [2, 4]],
+  ['$indexOfCP', [2, 4]],
+  ['$round', [1, 2]],
+  ['$trunc', [1, 2]],
+]);
+
+/**
+ * The number of arguments, checked while parsing as mongod does: mingo
+ * checked some only when a document reached them (BadValue), ignored extra
+ * ones (`$size: ['$a', 1]` gave the size) and read `{ $slice: 1 }` in a
+ * `$project` as find's slice projection. An argument that is not an array is
+ * one argument; `$cond` is checked in its array form only.
+ */
+function checkArity(operator: string, argument: unknown): void {
+  const count = Array.isArray(argument) ? argument.length : 1;
+  const fixed = operator === '$cond' && Array.isArray(argument) ? 3 : FIXED_ARITY.get(operator);
+  if (fixed !== undefined && count !== fixed) {
+    throw new CommandError(
+      'Location16020',
+      `Expression ${operator} takes exactly ${fixed} arguments. ${count} were passed in.`,
+    );
+  }
+  const [least, most] = RANGED_ARITY.get(operator) ?? [0, Number.POSITIVE_INFINITY];
+  if (count < least || count > most) {
+    throw new CommandError(
+      'Location28667',
+      `Expression ${operator} takes at least ${least} arguments, and at most ${most}, but ${count} were passed in.`,
+    );
+  }
+}
+
+export function checkArgument(operator: string, argument: unknown): void {
+  if (DOCUMENT_ARGUMENTS.has(operator) && typeAlias(argument) !== 'object') {
+    throw new CommandError(
+      'FailedToParse',
+      `${operator} only supports an object as its argument, found: ${typeAlias(argument)}`,
+    );
+  }
+}
+
+/** Expression operators (accumulators included, as mongod registers them) that `context` runs. */
+function isExpressionName(context: Context, name: string): boolean {
+  return knownOperator(context, 'expression', name) || knownOperator(context, 'accumulator', name);
+}
+
+/** mongod's prefix for an error met while parsing `stage` (none outside a pipeline). */
+function causedBy(stage: string | undefined): string {
+  return stage === undefined ? '' : `Invalid ${stage} :: caused by :: `;
+}
+
+/** Where a projection is parsed: `$project` (`stage`) or find (its `$slice` and `$elemMatch` are its own). */
+export interface ProjectionSite {
+  readonly context: Context;
+  /** The variables its expressions may use. */
+  readonly scope: Scope;
+  /** The stage, for a projection in a pipeline. */
+  readonly stage?: string;
+  /** Find's projection: a top-level `$slice` or `$elemMatch` is find's own operator, checked by find. */
+  readonly find?: boolean;
+}
+
+/**
+ * Checks a projection as mongod's projection parser reads it: a value that
+ * is an object of one `$` field is an expression (31325 when no operator has
+ * that name), another object a sub-projection, a number or boolean an
+ * inclusion or exclusion, anything else a literal expression.
+ */
+export function checkProjection(spec: Document, site: ProjectionSite, root = true): void {
+  for (const value of Object.values(spec)) {
+    if (typeAlias(value) !== 'object') {
+      if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') {
+        checkExpression(value, site.context, site.stage);
+        checkVariables(value, site.scope);
+      }
+      continue;
+    }
+    const keys = Object.keys(value as Document);
+    const operator = keys.length === 1 ? keys[0]! : '';
+    if (!operator.startsWith('$')) {
+      checkProjection(value as Document, site, false);
+    } else if (site.find && root && (operator === '$slice' || operator === '$elemMatch')) {
+      continue;
+    } else if (isExpressionName(site.context, operator) || MONGOD_ONLY_EXPRESSIONS.has(operator)) {
+      checkExpression(value, site.context, site.stage);
+      checkVariables(value, site.scope);
+    } else {
+      throw new CommandError('Location31325', `${causedBy(site.stage)}Unknown expression ${operator}`);
+    }
+  }
+}
