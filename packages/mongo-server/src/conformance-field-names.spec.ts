@@ -17,6 +17,7 @@ describe('a field named __proto__', () => {
     ['$set inside it', { $set: { '__proto__.q': 1 } }, { p: 1, q: 1 }, 2],
     ['$inc of a nested one', { $inc: { 'o.__proto__': 1 } }, { p: 1 }, 3],
     ['$set of another field', { $set: { x: 1 } }, { p: 1 }, 2],
+    ['$inc inside it', { $inc: { '__proto__.q': 1 } }, { p: 1, q: 1 }, 2],
   ])('should be kept as a field by %s', async (_label, update, proto, nested) => {
     const c = await fx.fresh('proto');
     await c.insertOne(withProto() as never);
@@ -46,6 +47,27 @@ async function answerOrRefusal<T>(run: () => Promise<T>): Promise<T | 'refused'>
     return 'refused';
   }
 }
+
+describe('updates through field names that objects inherit', () => {
+  // `$inc` walked the path by plain property access: `__proto__.polluted` reached Object.prototype of the
+  // process hosting the server (every object then had `polluted`), and `toString` met the inherited method.
+  it.each([
+    ['$inc', { $inc: { '__proto__.polluted': 1 } }, '{"_id":1,"__proto__":{"polluted":1}}'],
+    ['$inc', { $inc: { 'constructor.prototype.polluted': 1 } }, '{"_id":1,"constructor":{"prototype":{"polluted":1}}}'],
+    ['$inc', { $inc: { 'toString.polluted': 1 } }, '{"_id":1,"toString":{"polluted":1}}'],
+    ['$max', { $max: { '__proto__.polluted': 1 } }, '{"_id":1,"__proto__":{"polluted":1}}'],
+    ['$set', { $set: { 'valueOf.polluted': 1 } }, '{"_id":1,"valueOf":{"polluted":1}}'],
+  ])('should create the fields %s names (%j)', async (_op, update, expected) => {
+    const c = await fx.fresh('inherited');
+    for (const upsert of [false, true]) {
+      if (!upsert) await c.insertOne({ _id: 1 } as never);
+      else await c.deleteMany({});
+      await c.updateOne({ _id: 1 } as never, update as never, { upsert });
+      expect(await c.findOne({ _id: 1 } as never)).toEqual(JSON.parse(expected));
+      expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    }
+  });
+});
 
 describe('reads naming a field __proto__', () => {
   beforeEach(async () => {

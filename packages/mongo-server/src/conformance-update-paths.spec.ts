@@ -132,6 +132,21 @@ describe('update paths through arrays', () => {
     expect(await c.findOne({ _id: 1 } as never)).toEqual({ _id: 1, comments: [{ body: 'y' }] });
   });
 
+  it.each([
+    ['$set', { $set: { 'n.x': 1 } }],
+    ['$inc', { $inc: { 'n.x': 1 } }],
+    ['$inc through an array', { $inc: { 'comments.x': 1 } }],
+  ])(
+    'should refuse %s of a field inside a scalar or an array without an index (PathNotViable)',
+    async (_op, update) => {
+      const c = await fx.fresh('paths');
+      await c.insertOne({ _id: 1, n: 5, comments: [{ body: 'x' }] } as never);
+      const error = await failure(c.updateOne({ _id: 1 } as never, update as never));
+      expect(error.code).toBe(28);
+      expect(error.message).toMatch(/^Cannot create field 'x' in element \{(n: 5|comments: \[)/);
+    },
+  );
+
   it('should pad an array with nulls when setting past its end', async () => {
     const c = await fx.fresh('paths');
     await c.insertOne({ _id: 1, a: [1] } as never);

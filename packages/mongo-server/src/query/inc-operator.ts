@@ -3,6 +3,7 @@ import { type Document, Long } from 'bson';
 import { bsonTag, formatDocumentId } from './document-paths.js';
 import { CommandError } from '../commands/command-error.js';
 import { numericType, storedDouble, toDouble } from './numeric-types.js';
+import { parentOf, read, write } from './update-paths.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -81,31 +82,19 @@ export function applyIncrement(doc: Document, spec: Document): Document {
       rest[path] = amount;
       continue;
     }
-    const parts = path.split('.');
-    let target: Document = doc;
-    for (const part of parts.slice(0, -1)) {
-      const next: unknown = target[part];
-      if (next === undefined || next === null) {
-        target[part] = {};
-      } else if (typeof next !== 'object' || bsonTag(next) !== undefined || next instanceof Date) {
-        throw new CommandError(
-          'TypeMismatch',
-          `Cannot create field '${parts[parts.length - 1]}' in element {${part}: ${String(next)}}`,
-        );
-      }
-      target = target[part] as Document;
-    }
-    const leaf = parts[parts.length - 1]!;
-    const current: unknown = target[leaf];
+    // Own fields only, created by definition: `__proto__.x` reached Object.prototype and set x on every
+    // object of the process, and `toString.a` met the inherited method (TypeMismatch instead of a new field).
+    const { target, leaf } = parentOf(doc, path);
+    const current: unknown = read(target, leaf);
     if (current === undefined) {
-      target[leaf] = amount instanceof Long ? BigInt(amount.toString()) : amount;
+      write(target, leaf, amount instanceof Long ? BigInt(amount.toString()) : amount);
     } else if (!isIncrementable(current)) {
       throw new CommandError(
         'TypeMismatch',
         `Cannot apply $inc to a value of non-numeric type. {_id: ${formatDocumentId(doc)}} has the field '${leaf}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`,
       );
     } else {
-      target[leaf] = addBsonNumbers(current, amount, path);
+      write(target, leaf, addBsonNumbers(current, amount, path));
     }
   }
   return rest;
