@@ -129,3 +129,26 @@ describe('find projection', () => {
     expect(error).toMatchObject({ code, message });
   });
 });
+
+describe('find projection of a nested field', () => {
+  const DOC = { _id: 1, a: { b: [1, 2, 3], c: 1 }, l: [{ x: 1 }, { x: 2 }] };
+
+  it.each([
+    ['a sub-projection', { a: { b: { $slice: 1 } } }],
+    ['a dotted path', { 'a.b': { $slice: 1 } }],
+  ])('should $slice through %s and keep the other fields', async (_label, projection) => {
+    const c = await fx.fresh('nested_projection');
+    await c.insertOne(structuredClone(DOC) as never);
+    // A $slice alone neither includes nor excludes: the document stays whole but for the slice.
+    expect(await c.find({}, { projection }).toArray()).toEqual([
+      { _id: 1, a: { b: [1], c: 1 }, l: [{ x: 1 }, { x: 2 }] },
+    ]);
+  });
+
+  it('should refuse $elemMatch on a nested field (31275)', async () => {
+    const c = await fx.fresh('nested_projection');
+    await expect(c.find({}, { projection: { a: { b: { $elemMatch: { $gt: 1 } } } } }).toArray()).rejects.toMatchObject({
+      code: 31275,
+    });
+  });
+});

@@ -66,12 +66,17 @@ export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 
 
 const noNul = (s: string): boolean => !s.includes('\0');
 
-/** Field names: plain, dotted and positional paths, `$`-names, prototype names, odd and long ones (never NUL: BSON cannot carry it). */
+/** Field names: plain, dotted and positional paths, `$`-names, prototype names and paths through them, odd and long ones (never NUL: BSON cannot carry it). */
 export const fieldName: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom('a', 'b', 'c', 'n', '_id', 'tags', 'x') },
   { weight: 3, arbitrary: fc.constantFrom('a.b', 'a.0', 'a.$', 'a.$[]', 'a.$[e]', 'b.c.d', 'tags.1.x', '_id.a') },
   { weight: 2, arbitrary: fc.constantFrom(...ALL_OPERATORS, ...VARIABLES) },
   { weight: 2, arbitrary: fc.constantFrom(...PROTO_KEYS) },
+  // Paths through a prototype: a write that follows one by property access reaches the process's built-ins.
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(...PROTO_KEYS.map((key) => `${key}.x`), 'constructor.prototype.x', 'a.__proto__.x'),
+  },
   {
     weight: 1,
     arbitrary: fc.constantFrom('', '$', '.', '..', 'a..b', '.a', 'a.', ' ', '\u{1F600}', 'é', 'x'.repeat(2000)),

@@ -161,7 +161,7 @@ export interface ProjectionSite {
   readonly scope: Scope;
   /** The stage, for a projection in a pipeline. */
   readonly stage?: string;
-  /** Find's projection: a top-level `$slice` or `$elemMatch` is find's own operator, checked by find. */
+  /** Find's projection: `$slice` and a top-level `$elemMatch` are find's own operators, checked by find. */
   readonly find?: boolean;
 }
 
@@ -184,8 +184,11 @@ export function checkProjection(spec: Document, site: ProjectionSite, root = tru
     const operator = keys.length === 1 ? keys[0]! : '';
     if (!operator.startsWith('$')) {
       checkProjection(value as Document, site, false);
-    } else if (site.find && root && (operator === '$slice' || operator === '$elemMatch')) {
-      continue;
+    } else if (site.find && (operator === '$slice' || operator === '$elemMatch')) {
+      // Find's `$slice` applies at any depth; its `$elemMatch` only to a top-level field.
+      if (operator === '$elemMatch' && !root) {
+        throw new CommandError('Location31275', 'Cannot use $elemMatch projection on a nested field.');
+      }
     } else if (isExpressionName(site.context, operator) || MONGOD_ONLY_EXPRESSIONS.has(operator)) {
       checkExpression(value, site.context, site.stage);
       checkVariables(value, site.scope);

@@ -95,6 +95,24 @@ function kindOf(value: unknown): 'include' | 'exclude' | 'other' {
 }
 
 /**
+ * The projection's entries with sub-projections written as dotted paths
+ * (`{ a: { b: { $slice: 1 } } }` is `{ 'a.b': { $slice: 1 } }` to mongod);
+ * mingo read a nested `$slice` as an inclusion and dropped the other fields.
+ * An expression (an object of one `$` field) ends a path. Each entry keeps
+ * the name it had in the spec, which mongod's errors print.
+ */
+function dottedEntries(spec: Document, prefix = ''): [path: string, value: unknown, name: string][] {
+  const entries: [string, unknown, string][] = [];
+  for (const [key, value] of Object.entries(spec)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    const keys = isPlainSpec(value) ? Object.keys(value) : [];
+    if (keys.length > 0 && !keys[0]!.startsWith('$')) entries.push(...dottedEntries(value as Document, path));
+    else entries.push([path, value, key]);
+  }
+  return entries;
+}
+
+/**
  * A find projection split as mongod reads it: `$slice` (which neither
  * includes nor excludes), `$elemMatch` and `.$` (which include their field),
  * and the rest, which mingo projects.
@@ -110,7 +128,8 @@ class FindProjection {
     let inclusion = false;
     let exclusion: string | undefined;
     let included: string | undefined;
-    for (const [path, value] of Object.entries(spec)) {
+    const entries = dottedEntries(spec);
+    for (const [path, value] of entries) {
       const operator = isPlainSpec(value) ? Object.keys(value)[0] : undefined;
       if (operator === '$slice' && Object.keys(value as Document).length === 1) {
         this.operators.push(sliceOperator(path, (value as Document).$slice));
@@ -137,10 +156,10 @@ class FindProjection {
       }
     }
     if (inclusion && exclusion !== undefined && included !== undefined) {
-      const [first, second] = Object.keys(spec).filter((k) => k === exclusion || k === included);
-      throw first === included
-        ? new CommandError('Location31254', `Cannot do exclusion on field ${second} in inclusion projection`)
-        : new CommandError('Location31253', `Cannot do inclusion on field ${second} in exclusion projection`);
+      const [first, second] = entries.filter(([path]) => path === exclusion || path === included);
+      throw first![0] === included
+        ? new CommandError('Location31254', `Cannot do exclusion on field ${second![2]} in inclusion projection`)
+        : new CommandError('Location31253', `Cannot do inclusion on field ${second![2]} in exclusion projection`);
     }
     // In an inclusion projection, a sliced field is one of those kept.
     if (inclusion && included !== undefined) for (const path of slices) this.base[path] = 1;
