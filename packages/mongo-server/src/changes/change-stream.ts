@@ -13,6 +13,7 @@ import { CollectionStore } from '../store/collection-store.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import type { ChangeEntry, ChangeLog } from './change-log.js';
 import { decodeResumeToken, encodeResumeToken } from './resume-token.js';
+import { notSupported } from '../query/expression-check.js';
 
 /** Stages mongod lets follow `$changeStream` (`isAllowedInChangeStream`). */
 const STREAM_STAGES = new Set([
@@ -63,13 +64,6 @@ export interface ChangeStreamDefinition {
   readonly stages: readonly Document[];
   /** The first log position the stream reads. */
   readonly startSeq: number;
-}
-
-function notSupported(what: string): CommandError {
-  return new CommandError(
-    'CommandNotSupported',
-    `${what} is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
-  );
 }
 
 function optionalBool(spec: Document, field: string): boolean {

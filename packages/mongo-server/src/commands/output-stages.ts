@@ -9,19 +9,13 @@ import type { CollectionView } from '../store/collection-view.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { READ_COMMANDS } from './read-commands.js';
+import { notSupported } from '../query/expression-check.js';
 
 allowStage('$out');
 allowStage('$merge');
 
 const WHEN_MATCHED = ['replace', 'keepExisting', 'merge', 'fail'];
 const WHEN_NOT_MATCHED = ['insert', 'discard', 'fail'];
-
-function notSupported(what: string): CommandError {
-  return new CommandError(
-    'CommandNotSupported',
-    `${what} is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
-  );
-}
 
 /** `'coll'` or `{ db, coll }`: the namespace a `$out`/`$merge` writes to. */
 function namespace(target: unknown, db: string, stage: string): { db: string; coll: string } {
