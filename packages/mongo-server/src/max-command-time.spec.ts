@@ -83,3 +83,70 @@ describe('EmbeddedMongoServer maxCommandTimeMS', () => {
     }
   });
 });
+
+/**
+ * A wide stage or projection takes long per document (a 200,000-field
+ * `$project` took most of a second on each): the clock is read after each
+ * such document, not after every 32 as for narrow ones. The server's clock
+ * here moves a second at each read while `stepping`, so a command stops at
+ * its third read past the start.
+ */
+describe('EmbeddedMongoServer maxCommandTimeMS on wide commands', () => {
+  let server: EmbeddedMongoServer;
+  let client: MongoClient;
+  let now = 0;
+  let stepping = false;
+  const WIDE = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`f${i}`, 1]));
+  const NARROW = { f0: 1, f1: 1 };
+
+  beforeAll(async () => {
+    server = await EmbeddedMongoServer.start({ maxCommandTimeMS: 2_500, clock: () => (now += stepping ? 1_000 : 0) });
+    client = await new MongoClient(server.uri).connect();
+    await client
+      .db()
+      .collection('wide')
+      .insertMany(Array.from({ length: 5 }, (_, n) => ({ _id: n, n })) as never[]);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  async function outcome(run: () => Promise<unknown>): Promise<string> {
+    stepping = true;
+    try {
+      await run();
+      return 'answered';
+    } catch (error) {
+      return (error as MongoServerError).codeName ?? String(error);
+    } finally {
+      stepping = false;
+    }
+  }
+
+  it.each([
+    ['a find projection', (projection: object) => client.db().collection('wide').find({}, { projection }).toArray()],
+    [
+      'an aggregation $project',
+      (spec: object) =>
+        client
+          .db()
+          .collection('wide')
+          .aggregate([{ $project: spec }])
+          .toArray(),
+    ],
+    [
+      'an aggregation $addFields',
+      (spec: object) =>
+        client
+          .db()
+          .collection('wide')
+          .aggregate([{ $addFields: spec }])
+          .toArray(),
+    ],
+  ])('should read the clock after each document of %s of 2,000 fields', async (_, run) => {
+    expect(await outcome(() => run(NARROW))).toBe('answered');
+    expect(await outcome(() => run(WIDE))).toBe('MaxTimeMSExpired');
+  });
+});

@@ -1,6 +1,6 @@
 import { CommandError } from '../commands/command-error.js';
 
-/** How often {@link OperationBudget.tick} reads the clock: every this many calls. */
+/** How often {@link OperationBudget.tick} reads the clock: every this many units of work. */
 const TICKS_PER_CLOCK_READ = 32;
 
 /**
@@ -70,10 +70,19 @@ export class OperationBudget {
     }
   }
 
-  /** One unit of work: throws MaxTimeMSExpired once the active command's time is up. */
-  static tick(): void {
+  /**
+   * `units` units of work (one document through a stage: as many units as the
+   * stage's spec has fields, since a 200,000-field `$project` takes most of a
+   * second per document): throws MaxTimeMSExpired once the active command's
+   * time is up.
+   */
+  static tick(units = 1): void {
     const budget = OperationBudget.active;
-    if (budget !== undefined && ++budget.ticks % TICKS_PER_CLOCK_READ === 0) budget.checkTime();
+    if (budget === undefined) return;
+    budget.ticks += units;
+    if (budget.ticks < TICKS_PER_CLOCK_READ) return;
+    budget.ticks = 0;
+    budget.checkTime();
   }
 
   /**

@@ -328,18 +328,28 @@ function isInclusionProjection(spec: Document, root = true): boolean {
  */
 function inProjectionOrder(source: Document, projected: Document, spec: Document, root = true): Document {
   const byPath = new Map<string, Document | undefined>();
-  const computed: string[] = [];
+  // A set, and sub-projections gathered in place: a projection may name 200,000 fields.
+  const computed = new Set<string>();
   if (root && !('_id' in spec)) byPath.set('_id', undefined);
   for (const [path, value] of Object.entries(spec)) {
     if (value === 0 || value === false) continue;
-    const [top = path, ...rest] = path.split('.');
-    const nested = rest.length > 0 ? { [rest.join('.')]: value } : isPlainSpec(value) ? value : undefined;
+    const dot = path.indexOf('.');
+    const top = dot < 0 ? path : path.slice(0, dot);
+    const nested = dot >= 0 ? { [path.slice(dot + 1)]: value } : isPlainSpec(value) ? value : undefined;
     const isPath =
       value === true ||
       typeof value === 'number' ||
       (nested !== undefined && !Object.keys(nested).some((k) => k.startsWith('$')));
-    if (isPath && top in source) byPath.set(top, nested && { ...byPath.get(top), ...nested });
-    else if (!computed.includes(top)) computed.push(top);
+    if (isPath && top in source) {
+      const gathered = byPath.get(top);
+      if (nested === undefined || gathered === undefined) byPath.set(top, nested && { ...nested });
+      else {
+        // Defined as the spread defines them: a key "__proto__" stays a key.
+        for (const [key, sub] of Object.entries(nested)) {
+          Object.defineProperty(gathered, key, { value: sub, enumerable: true, writable: true, configurable: true });
+        }
+      }
+    } else computed.add(top);
   }
   const ordered: Document = {};
   for (const key of Object.keys(source)) {

@@ -1,0 +1,123 @@
+/**
+ * Commands naming 50,000 fields: an update writing them, an update whose
+ * conflict is at its end, an aggregation `$project` and `$addFields` of that
+ * width, a find projection. mongod answers each in well under a second; the
+ * embedded server compared every written path with every other one (18 s
+ * for an update of 25,000 paths, growing with the square) and looked each
+ * `$project` field up in a list of the ones before it, holding the hosting
+ * process meanwhile. Runs
+ * against MONGO_URL too.
+ */
+import type { Document } from 'mongodb';
+
+import { rejection, useDriverFixture } from './conformance.fixture.js';
+
+const fixture = useDriverFixture();
+
+const WIDTH = 50_000;
+
+/** `{ <prefix>0: value(0), <prefix>1: value(1), … }`, WIDTH fields. */
+function wide(prefix: string, value: (i: number) => unknown): Record<string, unknown> {
+  const spec: Record<string, unknown> = {};
+  for (let i = 0; i < WIDTH; i++) spec[`${prefix}${i}`] = value(i);
+  return spec;
+}
+
+describe('commands naming 50,000 fields', () => {
+  beforeEach(async () => {
+    await (
+      await fixture.fresh('wide')
+    ).insertMany([
+      { _id: 1, a: 1, s: 'x' },
+      { _id: 2, a: 2, s: 'y' },
+    ] as never[]);
+  });
+
+  it.each([
+    ['$set', { $set: wide('f', (i) => i) }, 3 + WIDTH, (doc: Document) => doc.f49999 === 49_999],
+    ['$inc', { $inc: wide('f', () => 2) }, 3 + WIDTH, (doc: Document) => doc.f12345 === 2],
+    [
+      '$set of dotted paths under one field',
+      { $set: wide('o.f', (i) => i) },
+      4,
+      (doc: Document) => Object.keys(doc.o as Document).length === WIDTH,
+    ],
+  ])('should apply an update of %s on every path', async (_, update, fields, check) => {
+    const collection = fixture.db.collection('wide');
+    expect(await collection.updateOne({ _id: 1 } as never, update as never)).toMatchObject({
+      matchedCount: 1,
+      modifiedCount: 1,
+    });
+    const doc = (await collection.findOne({ _id: 1 } as never))!;
+    expect(Object.keys(doc)).toHaveLength(fields);
+    expect(check(doc)).toBe(true);
+  });
+
+  it.each([
+    ['the last two paths', { $set: { ...wide('f', (i) => i), a: 1 }, $inc: { 'a.b': 1 } }, "'a.b'", "'a'"],
+    ['the first path and the last', { $set: { a: 1, ...wide('f', (i) => i) }, $unset: { a: '' } }, "'a'", "'a'"],
+  ])('should refuse an update whose conflict is at %s', async (_, update, longer, shorter) => {
+    const error = await rejection(fixture.db.collection('wide').updateOne({ _id: 1 } as never, update as never));
+    // A write error: its code, ConflictingUpdateOperators (the reply names no codeName for it).
+    expect(error.code).toBe(40);
+    expect(error.message).toBe(`Updating the path ${longer} would create a conflict at ${shorter}`);
+    expect(await fixture.db.collection('wide').findOne({ _id: 1 } as never)).toEqual({ _id: 1, a: 1, s: 'x' });
+  });
+
+  it('should answer an aggregation $project of fields no document has', async () => {
+    const docs = await fixture.db
+      .collection('wide')
+      .aggregate([{ $project: { ...wide('f', () => 1), s: 1 } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(docs).toEqual([
+      { _id: 1, s: 'x' },
+      { _id: 2, s: 'y' },
+    ]);
+  });
+
+  it('should answer an aggregation $project of sub-fields of one field', async () => {
+    const docs = await fixture.db
+      .collection('wide')
+      .aggregate([{ $set: { o: { f7: 7, g: 1 } } }, { $project: wide('o.f', () => 1) }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(docs).toEqual([
+      { _id: 1, o: { f7: 7 } },
+      { _id: 2, o: { f7: 7 } },
+    ]);
+  });
+
+  it('should answer an aggregation $addFields of every field', async () => {
+    const [doc] = await fixture.db
+      .collection('wide')
+      .aggregate([{ $match: { _id: 1 } }, { $addFields: wide('f', (i) => i) }])
+      .toArray();
+    expect(Object.keys(doc!)).toHaveLength(3 + WIDTH);
+    expect(doc!.f34567).toBe(34_567);
+  });
+
+  it.each([
+    [
+      'an inclusion',
+      { ...wide('f', () => 1), s: 1 },
+      [
+        { _id: 1, s: 'x' },
+        { _id: 2, s: 'y' },
+      ],
+    ],
+    [
+      'an exclusion',
+      { ...wide('f', () => 0), s: 0 },
+      [
+        { _id: 1, a: 1 },
+        { _id: 2, a: 2 },
+      ],
+    ],
+  ])('should answer a find with %s projection', async (_, projection, expected) => {
+    expect(
+      await fixture.db
+        .collection('wide')
+        .find({}, { projection, sort: { _id: 1 } })
+        .toArray(),
+    ).toEqual(expected);
+  });
+});
