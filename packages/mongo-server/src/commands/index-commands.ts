@@ -64,6 +64,9 @@ function indexCollation(spec: IndexSpec, collectionDefault: unknown): IndexSpec 
   return collation ? { ...rest, collation: { ...collation.spec } } : rest;
 }
 
+/** Fields a compound index may have, as in mongod. */
+const MAX_COMPOUND_INDEX_KEYS = 32;
+
 /** Types an index key pattern's values may have, as mongod's key pattern check allows: directions and plugin names. */
 const KEY_VALUE_TYPES = new Set(['int', 'long', 'double', 'decimal', 'string']);
 
@@ -87,7 +90,12 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   }
   checkTtl(spec);
   const { background: _background, ...rest } = spec;
-  return indexCollation(normalizeTextIndexSpec({ v: 2, ...rest } as IndexSpec), collectionDefault);
+  const normalized = normalizeTextIndexSpec({ v: 2, ...rest } as IndexSpec);
+  // mongod's limit on a compound key (its Ordering holds one bit per field); each write computes every field's keys.
+  if (Object.keys(normalized.key).length > MAX_COMPOUND_INDEX_KEYS) {
+    throw new CommandError('Location13103', 'too many compound keys');
+  }
+  return indexCollation(normalized, collectionDefault);
 }
 
 const createIndexes: CommandHandler = (cmd, ctx) => {
