@@ -1,7 +1,8 @@
 /**
  * Commands naming 50,000 fields: an update writing them, an update whose
  * conflict is at its end, an aggregation `$project` and `$addFields` of that
- * width, a find projection; and a compound index past mongod's 32 fields.
+ * width, a find projection; a compound index past mongod's 32 fields, a 65th
+ * index.
  * mongod answers each in well under a second; the embedded server compared
  * every written path with every other one (18 s for an update of 25,000
  * paths, growing with the square), looked each `$project` field up in a list
@@ -104,6 +105,23 @@ describe('commands naming 50,000 fields', () => {
     const error = await rejection(collection.createIndex(key(33), { name: 'k33' }));
     expect([error.code, error.codeName, error.message]).toEqual([13103, 'Location13103', 'too many compound keys']);
     expect((await collection.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'k32']);
+  });
+
+  it('should build 64 indexes with _id_ and refuse the 65th, also within one createIndexes, which then builds none', async () => {
+    const collection = fixture.db.collection('wide');
+    const specs = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ key: { [`k${from + i}`]: 1 }, name: `k${from + i}` }));
+    const whole = await rejection(collection.createIndexes(specs(0, 64)));
+    expect([whole.code, whole.codeName, whole.message]).toEqual([
+      67,
+      'CannotCreateIndex',
+      `add index fails, too many indexes for ${fixture.db.databaseName}.wide key:{ k63: 1 }`,
+    ]);
+    expect(await collection.listIndexes().toArray()).toHaveLength(1);
+    await collection.createIndexes(specs(0, 63));
+    const one = await rejection(collection.createIndex({ k63: 1 }, { name: 'k63' }));
+    expect(one.message).toBe(`add index fails, too many indexes for ${fixture.db.databaseName}.wide key:{ k63: 1 }`);
+    expect(await collection.listIndexes().toArray()).toHaveLength(64);
   });
 
   it.each([

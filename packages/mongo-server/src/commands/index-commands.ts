@@ -64,6 +64,9 @@ function indexCollation(spec: IndexSpec, collectionDefault: unknown): IndexSpec 
   return collation ? { ...rest, collation: { ...collation.spec } } : rest;
 }
 
+/** Indexes a collection may have, `_id_` included, as in mongod. */
+const MAX_INDEXES = 64;
+
 /** Fields a compound index may have, as in mongod. */
 const MAX_COMPOUND_INDEX_KEYS = 32;
 
@@ -135,6 +138,13 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
     }
     const textConflict = secondTextIndexError([...collection.indexSpecs(), ...toBuild], spec);
     if (textConflict) throw textConflict;
+    // mongod's limit, `_id_` included; every write updates every index.
+    if (collection.indexSpecs().length + toBuild.length >= MAX_INDEXES) {
+      throw new CommandError(
+        'CannotCreateIndex',
+        `add index fails, too many indexes for ${ctx.db}.${name} key:${formatDocument(spec.key)}`,
+      );
+    }
     toBuild.push(spec);
   }
   const built: string[] = [];
