@@ -2,13 +2,13 @@
  * Commands naming 50,000 fields: an update writing them, an update whose
  * conflict is at its end, an aggregation `$project` and `$addFields` of that
  * width, a find projection; a compound index past mongod's 32 fields, a 65th
- * index.
+ * index, a pipeline of more than 1,000 stages.
  * mongod answers each in well under a second; the embedded server compared
  * every written path with every other one (18 s for an update of 25,000
  * paths, growing with the square), looked each `$project` field up in a list
  * of the ones before it, and built an index of 4,000 fields, after which
- * inserting 4,000 documents took 106 s: each held the hosting process
- * meanwhile. Runs against MONGO_URL too.
+ * inserting 4,000 documents took 106 s, and ran pipelines of any length:
+ * each held the hosting process meanwhile. Runs against MONGO_URL too.
  */
 import type { Document } from 'mongodb';
 
@@ -25,7 +25,7 @@ function wide(prefix: string, value: (i: number) => unknown): Record<string, unk
   return spec;
 }
 
-describe('commands naming 50,000 fields', () => {
+describe('wide commands', () => {
   beforeEach(async () => {
     await (
       await fixture.fresh('wide')
@@ -105,6 +105,20 @@ describe('commands naming 50,000 fields', () => {
     const error = await rejection(collection.createIndex(key(33), { name: 'k33' }));
     expect([error.code, error.codeName, error.message]).toEqual([13103, 'Location13103', 'too many compound keys']);
     expect((await collection.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'k32']);
+  });
+
+  const stages = (length: number) => Array.from({ length }, () => ({ $match: {} }));
+
+  it.each([
+    ['a pipeline', (length: number) => stages(length)],
+    ['a $lookup pipeline', (length: number) => [{ $lookup: { from: 'wide', pipeline: stages(length), as: 'l' } }]],
+    ['a $facet pipeline', (length: number) => [{ $facet: { f: stages(length) } }]],
+    ['a $unionWith pipeline', (length: number) => [{ $unionWith: { coll: 'wide', pipeline: stages(length) } }]],
+  ])('should run %s of 1,000 stages and refuse one of 1,001 (7749501)', async (_, pipeline) => {
+    const collection = fixture.db.collection('wide');
+    expect(await collection.aggregate(pipeline(1_000)).toArray()).not.toHaveLength(0);
+    const error = await rejection(collection.aggregate(pipeline(1_001)).toArray());
+    expect([error.code, error.message]).toEqual([7749501, 'Pipeline length must be no longer than 1000 stages.']);
   });
 
   it('should build 64 indexes with _id_ and refuse the 65th, also within one createIndexes, which then builds none', async () => {

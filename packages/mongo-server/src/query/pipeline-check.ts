@@ -63,7 +63,14 @@ export function checkPipeline(pipeline: unknown[]): void {
   refuseProtoPipeline(pipeline as Document[]);
 }
 
+/** mongod's `internalPipelineLengthLimit`, for a pipeline and each sub-pipeline (`$lookup`, `$facet`, `$unionWith`). */
+const MAX_PIPELINE_LENGTH = 1000;
+
 function checkStages(pipeline: unknown[], scope: Scope = NO_VARIABLES): void {
+  // Before anything else, as mongod: every document goes through every stage.
+  if (pipeline.length > MAX_PIPELINE_LENGTH) {
+    throw new CommandError('Location7749501', `Pipeline length must be no longer than ${MAX_PIPELINE_LENGTH} stages.`);
+  }
   for (const raw of pipeline) {
     if (typeAlias(raw) !== 'object') {
       throw new CommandError('TypeMismatch', "Each element of the 'pipeline' array must be an object");
