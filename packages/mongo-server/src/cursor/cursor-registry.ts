@@ -14,9 +14,22 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 /** mongod's largest document it will put in a reply (`BSONObjMaxInternalSize`, 16 MiB + 16 KiB). */
 const MAX_REPLY_DOCUMENT_BYTES = 16 * 1024 * 1024 + 16 * 1024;
 
+/**
+ * What open cursors may hold, all together, by {@link approximateSize}. A
+ * cursor's result set is computed when it opens and stays in memory until its
+ * last getMore, so a client opening cursors it never reads (`batchSize: 0`)
+ * grew the hosting process until V8 ran out of heap and ended it: 70 cursors
+ * of 100 computed 128 KB strings each took a 1 GB heap. Past this, the least
+ * recently used cursors are closed, as mongod closes idle cursors after its
+ * cursor timeout: their next getMore answers CursorNotFound.
+ */
+export const OPEN_CURSORS_BYTES_LIMIT = 512 * 1024 * 1024;
+
 interface ServerCursor {
   readonly ns: string;
   readonly docs: readonly Document[];
+  /** The approximate size of the documents it had left to send when it opened. */
+  readonly bytes: number;
   position: number;
   /** What is left of the opening command's maxTimeMS, for its getMores. */
   maxTimeMSLeft?: number;
@@ -53,7 +66,13 @@ export interface CursorBatch {
  * getMore pages through it. Cursor ids are Int64 (bigint on the wire).
  */
 export class CursorRegistry {
+  /** Open cursors, the least recently used first. */
   private readonly cursors = new Map<bigint, ServerCursor>();
+  /** The sum of the open cursors' `bytes`. */
+  private held = 0;
+
+  /** `limitBytes`: what open cursors may hold together before the least recently used are closed. */
+  constructor(private readonly limitBytes = OPEN_CURSORS_BYTES_LIMIT) {}
   /** Change stream cursors (tailable, awaitData), whose ids never meet these. */
   readonly changeStreams = new ChangeStreamCursors();
 
@@ -89,11 +108,19 @@ export class CursorRegistry {
     singleBatch = false,
     maxTimeMSLeft?: number,
   ): CursorBatch {
-    const cursor: ServerCursor = { ns, docs, position: 0, maxTimeMSLeft };
-    const batch = this.takeBatch(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
-    if (singleBatch || cursor.position >= docs.length) return { id: 0n, ns, batch };
+    const first = { ns, docs, bytes: 0, position: 0, maxTimeMSLeft };
+    const batch = this.takeBatch(first, batchSize ?? DEFAULT_FIRST_BATCH);
+    if (singleBatch || first.position >= docs.length) return { id: 0n, ns, batch };
+    let bytes = 0;
+    for (let i = first.position; i < docs.length; i++) bytes += approximateSize(docs[i]);
     const id = this.newId();
-    this.cursors.set(id, cursor);
+    this.cursors.set(id, { ...first, bytes });
+    this.held += bytes;
+    // The oldest go first; the new cursor stays even alone past the limit (one command's results are bounded apart).
+    for (const [oldest] of this.cursors) {
+      if (this.held <= this.limitBytes || oldest === id) break;
+      this.kill(oldest);
+    }
     return { id, ns, batch };
   }
 
@@ -102,10 +129,11 @@ export class CursorRegistry {
     const cursor = this.cursors.get(id);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
     const batch = this.takeBatch(cursor, batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER);
-    if (cursor.position >= cursor.docs.length) {
-      this.cursors.delete(id);
-      return { id: 0n, ns: cursor.ns, batch };
-    }
+    this.kill(id);
+    if (cursor.position >= cursor.docs.length) return { id: 0n, ns: cursor.ns, batch };
+    // Now the most recently used.
+    this.cursors.set(id, cursor);
+    this.held += cursor.bytes;
     return { id, ns: cursor.ns, batch };
   }
 
@@ -122,12 +150,17 @@ export class CursorRegistry {
 
   /** Closes cursor `id`; returns whether it existed. */
   kill(id: bigint): boolean {
-    return this.cursors.delete(id);
+    const cursor = this.cursors.get(id);
+    if (!cursor) return false;
+    this.cursors.delete(id);
+    this.held -= cursor.bytes;
+    return true;
   }
 
   /** Closes every cursor. */
   clear(): void {
     this.cursors.clear();
+    this.held = 0;
     this.changeStreams.clear();
   }
 }
