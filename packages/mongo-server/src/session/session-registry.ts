@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { approximateSize } from '../bson/approximate-size.js';
 import { CommandError } from '../commands/command-error.js';
 import type { LockTable } from './lock-table.js';
 import { LogicalSessionCache } from './logical-session-cache.js';
@@ -15,9 +16,23 @@ export interface SessionRegistryOptions {
 
 interface SessionState {
   transaction?: Transaction;
-  /** The reply to the session's last retryable write, by its txnNumber. */
-  lastWrite?: { txnNumber: bigint; reply: Document };
+  /** The reply to the session's last retryable write, by its txnNumber, and its approximate size. */
+  lastWrite?: { txnNumber: bigint; reply: Document; bytes: number };
 }
+
+/**
+ * Sessions whose transaction or last retryable write is kept, and what their
+ * recorded replies may hold together (a findAndModify's reply holds a whole
+ * document, which a later write no longer shares with the collection). Each
+ * new `lsid` adds one, and nothing but `endSessions` removed them: a client
+ * sending findAndModify under a new session each time grew the hosting process
+ * by each document's size, towards running V8 out of heap. Past either bound
+ * the least recently used session is forgotten (its open transaction
+ * aborted), as mongod reaps sessions idle past their timeout: a retry of its
+ * last write then runs again. Drivers reuse pooled sessions, a few per client.
+ */
+export const MAX_KEPT_SESSIONS = 10_000;
+export const MAX_KEPT_REPLY_BYTES = 64 * 1024 * 1024;
 
 /** Commands a driver retries with the same `txnNumber` (retryable writes). */
 const RETRYABLE_WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
@@ -57,26 +72,50 @@ function noSuchTransaction(txnNumber: bigint): CommandError {
  * for `startTransaction`, `autocommit: false` and `txnNumber`.
  */
 export class SessionRegistry {
+  /** The sessions, least recently used first. */
   private readonly sessions = new Map<string, SessionState>();
+  /** The sum of the recorded replies' `bytes`. */
+  private replyBytes = 0;
 
   private readonly lifetimeMs: number;
   private readonly clock: () => number;
   /** Every session a command named, for `$listLocalSessions`. */
   readonly localSessions: LogicalSessionCache;
 
+  /** `limits`: how many sessions, and how many bytes of recorded replies, are kept (tests set them low). */
   constructor(
     private readonly locks: LockTable,
     options: SessionRegistryOptions = {},
+    private readonly limits = { sessions: MAX_KEPT_SESSIONS, replyBytes: MAX_KEPT_REPLY_BYTES },
   ) {
     this.lifetimeMs = (options.transactionLifetimeLimitSeconds ?? 60) * 1000;
     this.clock = options.clock ?? Date.now;
     this.localSessions = new LogicalSessionCache(this.clock);
   }
 
+  /** The state of session `key`, now the most recently used, forgetting the least recently used past the bounds. */
   private state(key: string): SessionState {
     let state = this.sessions.get(key);
-    if (!state) this.sessions.set(key, (state = {}));
+    if (state) this.sessions.delete(key);
+    else state = {};
+    this.sessions.set(key, state);
+    this.evict(key);
     return state;
+  }
+
+  /** Forgets the least recently used sessions other than `keep` while past {@link MAX_KEPT_SESSIONS} or {@link MAX_KEPT_REPLY_BYTES}. */
+  private evict(keep: string): void {
+    for (const [key, state] of this.sessions) {
+      if (this.sessions.size <= this.limits.sessions && this.replyBytes <= this.limits.replyBytes) return;
+      if (key === keep) return;
+      this.forget(key, state);
+    }
+  }
+
+  private forget(key: string, state: SessionState): void {
+    state.transaction?.abort();
+    this.replyBytes -= state.lastWrite?.bytes ?? 0;
+    this.sessions.delete(key);
   }
 
   /**
@@ -144,7 +183,11 @@ export class SessionRegistry {
   recordWrite(name: string, cmd: Document, reply: Document): void {
     const write = retryableWrite(name, cmd);
     if (write === undefined || reply.ok !== 1) return;
-    this.state(write.key).lastWrite = { txnNumber: write.txnNumber, reply: { ...reply } };
+    const state = this.state(write.key);
+    const bytes = approximateSize(reply);
+    this.replyBytes += bytes - (state.lastWrite?.bytes ?? 0);
+    state.lastWrite = { txnNumber: write.txnNumber, reply: { ...reply }, bytes };
+    this.evict(write.key);
   }
 
   /** `commitTransaction`: idempotent for an already committed transaction. */
@@ -172,8 +215,8 @@ export class SessionRegistry {
     for (const lsid of lsids) {
       const key = sessionKey({ lsid });
       if (key === undefined) continue;
-      this.sessions.get(key)?.transaction?.abort();
-      this.sessions.delete(key);
+      const state = this.sessions.get(key);
+      if (state) this.forget(key, state);
       this.localSessions.end(key);
     }
   }
@@ -182,6 +225,7 @@ export class SessionRegistry {
   abortAll(): void {
     for (const state of this.sessions.values()) state.transaction?.abort();
     this.sessions.clear();
+    this.replyBytes = 0;
     this.localSessions.clear();
   }
 }
