@@ -85,9 +85,9 @@ describe('EmbeddedMongoServer maxCommandTimeMS', () => {
 });
 
 /**
- * A wide stage or projection takes long per document (a 200,000-field
+ * A wide filter, stage or projection takes long per document (a 200,000-field
  * `$project` took most of a second on each): the clock is read after each
- * such document, not after every 32 as for narrow ones. The server's clock
+ * such document, not after every 32 as for small ones. The server's clock
  * here moves a second at each read while `stepping`, so a command stops at
  * its third read past the start.
  */
@@ -126,6 +126,7 @@ describe('EmbeddedMongoServer maxCommandTimeMS on wide commands', () => {
   }
 
   it.each([
+    ['a find filter', (filter: object) => client.db().collection('wide').find(filter).toArray()],
     ['a find projection', (projection: object) => client.db().collection('wide').find({}, { projection }).toArray()],
     [
       'an aggregation $project',

@@ -78,12 +78,6 @@ function boundedLookup(output: Iterator, expr: unknown): Iterator {
   });
 }
 
-/** The work a stage does per document, in {@link OperationBudget.tick} units: the fields (or items) of its spec. */
-export function specWidth(spec: unknown): number {
-  if (Array.isArray(spec)) return Math.max(1, spec.length);
-  return spec !== null && typeof spec === 'object' ? Math.max(1, Object.keys(spec).length) : 1;
-}
-
 /**
  * Every pipeline stage of `operators`, made to tick the command's clock for
  * each document it takes in (so maxTimeMS interrupts a long pipeline), to
@@ -96,7 +90,7 @@ export function budgetedPipelineOperators(
   const wrapped: Record<string, PipelineOperator> = {};
   for (const [name, operator] of Object.entries(operators)) {
     wrapped[name] = (collection, expr, options) => {
-      const units = specWidth(expr);
+      const units = OperationBudget.unitsOf(expr);
       let input = collection.map((doc: unknown) => {
         OperationBudget.tick(units);
         return doc;

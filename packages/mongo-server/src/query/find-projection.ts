@@ -3,7 +3,6 @@ import { Query } from 'mingo/query';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
-import { specWidth } from './bounded-stages.js';
 import { checkProjection } from './expression-check.js';
 import { NO_VARIABLES } from './expression-variables.js';
 import { OperationBudget } from './operation-budget.js';
@@ -168,8 +167,8 @@ class FindProjection {
   }
 
   apply(docs: Document[]): Document[] {
-    // The clock is read by the projection's width: a projection of 200,000 fields takes most of a second per document.
-    const units = specWidth(this.base) + this.operators.length;
+    // The clock is read by the projection's size: one of 200,000 fields takes most of a second per document.
+    const units = OperationBudget.unitsOf(this.base) + this.operators.length;
     const projected =
       Object.keys(this.base).length === 0
         ? docs.map((doc) => structuredCopy(doc))

@@ -224,9 +224,10 @@ function runCollatedQuery(
   // Without a sort, documents come in natural order whatever the plan, so the first `wanted` are final.
   const wanted = limit > 0 && !sort ? skip + limit : Infinity;
   const matched: Document[] = [];
+  const units = OperationBudget.unitsOf(request.filter);
   const consider = (doc: Document): boolean => {
     stats.docsExamined++;
-    OperationBudget.tick();
+    OperationBudget.tick(units);
     if (matches(doc)) matched.push(doc);
     return matched.length >= wanted;
   };
