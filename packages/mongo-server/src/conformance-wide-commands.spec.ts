@@ -1,16 +1,18 @@
 /**
- * Commands naming 50,000 fields: an update writing them, an update whose
- * conflict is at its end, an aggregation `$project` and `$addFields` of that
- * width; a compound index past mongod's 32 fields, a 65th
- * index, a pipeline of more than 1,000 stages.
- * mongod answers each in well under a second; the embedded server compared
- * every written path with every other one (18 s for an update of 25,000
- * paths, growing with the square), looked each `$project` field up in a list
- * of the ones before it, and built an index of 4,000 fields, after which
- * inserting 4,000 documents took 106 s, and ran pipelines of any length:
- * each held the hosting process meanwhile. Runs against MONGO_URL too.
+ * Wide commands: an update writing 50,000 fields, one whose conflict is at
+ * its end, an aggregation `$project` and `$addFields` of that width;
+ * `$addToSet`, `$pullAll` and `$pull` of 40,000 values; a compound index past
+ * mongod's 32 fields, a 65th index, a pipeline of more than 1,000 stages.
+ * mongod answers each in well under a second or refuses it. The embedded
+ * server compared every written path with every other one (18 s for an
+ * update of 25,000 paths, growing with the square), looked each `$project`
+ * field up in a list of the ones before it, compared each array value with
+ * every other (27 s for `$addToSet` of 40,000), built an index of 4,000
+ * fields (after which inserting 4,000 documents took 106 s) and ran
+ * pipelines of any length: each held the hosting process meanwhile. Runs
+ * against MONGO_URL too.
  */
-import type { Document } from 'mongodb';
+import { type Document, Long } from 'mongodb';
 
 import { rejection, useDriverFixture } from './conformance.fixture.js';
 
@@ -63,6 +65,25 @@ describe('wide commands', () => {
     expect(error.code).toBe(40);
     expect(error.message).toBe(`Updating the path ${longer} would create a conflict at ${shorter}`);
     expect(await fixture.db.collection('wide').findOne({ _id: 1 } as never)).toEqual({ _id: 1, a: 1, s: 'x' });
+  });
+
+  it('should apply $addToSet, $pullAll and $pull $in of 40,000 values with MongoDB equality', async () => {
+    const collection = fixture.db.collection('wide');
+    const range = (from: number) => Array.from({ length: 40_000 }, (_, i) => from + i);
+    const arr = async () => ((await collection.findOne({ _id: 1 } as never))!.arr as unknown[]).map(Number);
+    await collection.updateOne({ _id: 1 } as never, { $set: { arr: [3, 1] } });
+    await collection.updateOne(
+      { _id: 1 } as never,
+      {
+        $addToSet: { arr: { $each: [1, 2, 2, 4, ...range(5), Long.fromNumber(3)] } },
+      } as never,
+    );
+    expect(await arr()).toEqual([3, 1, 2, 4, ...range(5)]);
+    await collection.updateOne({ _id: 1 } as never, { $pullAll: { arr: [...range(5), Long.fromNumber(1)] } } as never);
+    expect(await arr()).toEqual([3, 2, 4]);
+    await collection.updateOne({ _id: 1 } as never, { $push: { arr: [2, 9] } } as never);
+    await collection.updateOne({ _id: 1 } as never, { $pull: { arr: { $in: [...range(100_000), 2] } } } as never);
+    expect((await collection.findOne({ _id: 1 } as never))!.arr).toEqual([3, 4]);
   });
 
   it('should answer an aggregation $project of fields no document has', async () => {

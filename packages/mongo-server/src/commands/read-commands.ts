@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import { BSON, type Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 import { resolve } from 'mingo/util';
@@ -179,12 +179,26 @@ function distinctValues(cmd: Document, ctx: CommandContext, name: string, key: s
     const candidates = Array.isArray(value) ? value.flat() : [value];
     for (const v of candidates) {
       OperationBudget.tick();
-      if (v !== undefined && !values.some((seen) => bsonEquals(seen, v))) values.push(v);
+      if (v !== undefined) values.push(v);
     }
   }
+  // Sorted, then equal neighbours dropped: a stable sort keeps the first met of equal values first.
+  // (Comparing each value with every one kept took minutes for 100,000 distinct values.)
   values.sort(compareBson);
-  return { values, ok: 1 };
+  const distinct: unknown[] = [];
+  let bytes = 0;
+  for (const value of values) {
+    if (distinct.length > 0 && bsonEquals(distinct[distinct.length - 1], value)) continue;
+    // mongod builds the reply's array within a document's size and fails past it.
+    bytes += BSON.calculateObjectSize({ [distinct.length]: value }) - 5;
+    if (bytes >= DISTINCT_BYTES_LIMIT) throw new CommandError('Location17217', 'distinct too big, 16mb cap');
+    distinct.push(value);
+  }
+  return { values: distinct, ok: 1 };
 }
+
+/** What mongod's distinct may return: a document's size less 4 KiB for the rest of the reply. */
+const DISTINCT_BYTES_LIMIT = 16 * 1024 * 1024 - 4096;
 
 /**
  * The pipeline the driver's `countDocuments()` sends: `$match`, optional

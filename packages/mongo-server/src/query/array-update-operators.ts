@@ -42,15 +42,41 @@ function arrayAt(doc: Document, path: string, op: string): { target: Container; 
   return { target, leaf, array: current };
 }
 
+/**
+ * Whether `sorted` (in {@link compareBson} order) holds a value equal to
+ * `value`, by binary search: `$addToSet`, `$pullAll` and distinct compared
+ * each value with every other, which took 27 s for 40,000 values.
+ */
+export function sortedHas(sorted: readonly unknown[], value: unknown): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const order = compareBson(sorted[middle], value);
+    if (order === 0) return bsonEquals(sorted[middle], value);
+    if (order < 0) low = middle + 1;
+    else high = middle;
+  }
+  return false;
+}
+
 /** `$addToSet` (with optional `$each`), with MongoDB's value equality (`1` equals `1n`). */
 export function addToSet(value: unknown): PathOperation {
   const each = modifiers(value, ['$each'], '$addToSet');
   const values = each ? (each.$each as unknown[]) : [value];
   return (doc, path) => {
     const { target, leaf, array } = arrayAt(doc, path, '$addToSet');
+    // Sorted here, not once: strings compare under the collation of the command applying it.
+    const present = [...array].sort(compareBson);
+    // Of equal candidates only the first met is added: a stable sort puts it first among them.
+    const order = values.map((_, i) => i).sort((i, j) => compareBson(values[i], values[j]));
+    const repeated = new Set<number>();
+    for (let k = 1; k < order.length; k++) {
+      if (bsonEquals(values[order[k - 1]!], values[order[k]!])) repeated.add(order[k]!);
+    }
     const result = [...array];
-    for (const candidate of values) {
-      if (!result.some((existing) => bsonEquals(existing, candidate))) result.push(cloneValue(candidate));
+    for (const [i, candidate] of values.entries()) {
+      if (!repeated.has(i) && !sortedHas(present, candidate)) result.push(cloneValue(candidate));
     }
     if (result.length !== array.length || read(target, leaf) === undefined) write(target, leaf, result);
   };
@@ -133,7 +159,24 @@ const PATH_OPERATORS = new Set([
  * a regex or an operator document is a condition on each value
  * (`{ $gte: 6 }`); anything else removes the values equal to it.
  */
+/** The values of a `$pull` condition that is only `{ $in: [...] }` without regular expressions, else undefined. */
+function plainIn(condition: unknown): unknown[] | undefined {
+  if (typeAlias(condition) !== 'object') return undefined;
+  const keys = Object.keys(condition as Document);
+  const values: unknown = (condition as Document).$in;
+  if (keys.length !== 1 || !Array.isArray(values)) return undefined;
+  return values.some((v) => ['regex', 'object', 'array'].includes(typeAlias(v))) ? undefined : values;
+}
+
 function pullMatcher(condition: unknown): (value: unknown) => boolean {
+  const inValues = plainIn(condition);
+  if (inValues) {
+    // A binary search per element (the matcher compared each element with every value): sorted on
+    // first use, under the collation of the command applying it. An array element matches by any item.
+    let sorted: unknown[] | undefined;
+    const has = (value: unknown): boolean => sortedHas((sorted ??= [...inValues].sort(compareBson)), value);
+    return (value) => has(value) || (Array.isArray(value) && value.some(has));
+  }
   if (typeAlias(condition) === 'object') {
     const first = Object.keys(condition as Document)[0];
     if (first === undefined || !PATH_OPERATORS.has(first)) {
@@ -169,7 +212,10 @@ export function pullAll(values: unknown): PathOperation {
   if (!Array.isArray(values)) {
     throw new CommandError('BadValue', `$pullAll requires an array argument but was given a ${typeAlias(values)}`);
   }
-  return (doc, path) => cull(doc, path, (value) => values.some((v) => bsonEquals(value, v)));
+  return (doc, path) => {
+    const sorted = [...(values as unknown[])].sort(compareBson);
+    cull(doc, path, (value) => sortedHas(sorted, value));
+  };
 }
 
 /** `$pop`: 1 removes the last element, -1 the first. */
