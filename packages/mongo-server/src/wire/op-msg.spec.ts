@@ -1,5 +1,5 @@
 import { BSON } from 'bson';
-import { parseOpMsg } from './op-msg.js';
+import { encodeOpMsg, parseOpMsg } from './op-msg.js';
 
 /** An OP_MSG frame: the body section, then one document sequence named `identifier`. */
 function frameWithSequence(body: object, identifier: string, docs: object[]): Buffer {
@@ -31,5 +31,29 @@ describe('parseOpMsg', () => {
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
     expect((body as { isAdmin?: unknown }).isAdmin).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value).toEqual([{ isAdmin: true }]);
+  });
+});
+
+describe('encodeOpMsg', () => {
+  const body = (bytes: number) => ({
+    values: Array.from({ length: bytes / 100_000 }, () => 'x'.repeat(100_000)),
+    ok: 1,
+  });
+  const decoded = (frame: Buffer) => BSON.deserialize(frame.subarray(21));
+
+  it.each([
+    ['just over 16 MiB + 16 KiB, which bson still serializes', 16_900_000],
+    ['over 17 MB, which bson refuses to serialize', 20_000_000],
+  ])('should answer BSONObjectTooLarge for a reply %s', (_, bytes) => {
+    const reply = decoded(encodeOpMsg(7, body(bytes)));
+    expect(reply).toMatchObject({ ok: 0, code: 10334, codeName: 'BSONObjectTooLarge' });
+    const size = BSON.calculateObjectSize(body(bytes));
+    expect(reply.errmsg).toBe(
+      `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and 16793600(16MB): the reply is too large to send`,
+    );
+  });
+
+  it('should send a reply of 16 MiB whole', () => {
+    expect(decoded(encodeOpMsg(7, body(16_700_000))).values).toHaveLength(167);
   });
 });

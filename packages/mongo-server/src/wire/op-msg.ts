@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import { BSON, type Document } from 'bson';
 
 import { decodeDocument, encodeDocument } from './bson-codec.js';
 import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
@@ -80,9 +80,39 @@ let nextRequestId = 1;
 /** `{ ok: 1 }`, the whole reply of ping, endSessions and most admin commands, encoded once. */
 const OK_REPLY = encodeDocument({ ok: 1 });
 
+/** mongod's largest document it will put in a reply (`BSONObjMaxInternalSize`, 16 MiB + 16 KiB). */
+const MAX_REPLY_BYTES = 16 * 1024 * 1024 + 16 * 1024;
+
+/**
+ * The error a reply of `bytes` gets instead of itself: drivers close the
+ * connection on a reply document past their `maxBsonObjectSize` (16 MiB),
+ * so one (2,500 duplicate-key errors echoing a 10 KB `_id`) cost the client
+ * its connection and the command's answer.
+ */
+function replyTooLarge(bytes: number): Document {
+  return {
+    ok: 0,
+    errmsg: `BSONObj size: ${bytes} (0x${bytes.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_REPLY_BYTES}(16MB): the reply is too large to send`,
+    code: 10334,
+    codeName: 'BSONObjectTooLarge',
+  };
+}
+
 /** Encodes an OP_MSG reply with a single body section (`flags`: `moreToCome` for a reply of an exhaust stream). */
 export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buffer {
-  const doc = body.ok === 1 && Object.keys(body).length === 1 ? OK_REPLY : encodeDocument(body);
+  let doc: Uint8Array;
+  if (body.ok === 1 && Object.keys(body).length === 1) doc = OK_REPLY;
+  else {
+    try {
+      doc = encodeDocument(body);
+    } catch (error) {
+      // bson refuses to serialize past its 17 MB buffer: the size is then counted without serializing.
+      const bytes = BSON.calculateObjectSize(body);
+      if (bytes <= MAX_REPLY_BYTES) throw error;
+      doc = encodeDocument(replyTooLarge(bytes));
+    }
+    if (doc.length > MAX_REPLY_BYTES) doc = encodeDocument(replyTooLarge(doc.length));
+  }
   const length = HEADER_SIZE + 4 + 1 + doc.length;
   const out = Buffer.allocUnsafe(length);
   out.writeInt32LE(length, 0);
