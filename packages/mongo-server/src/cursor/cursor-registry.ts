@@ -70,11 +70,11 @@ export class CursorRegistry {
   private readonly cursors = new Map<bigint, ServerCursor>();
   /** The sum of the open cursors' `bytes`. */
   private held = 0;
+  /** Change stream cursors (tailable, awaitData), whose ids never meet these. */
+  readonly changeStreams = new ChangeStreamCursors();
 
   /** `limitBytes`: what open cursors may hold together before the least recently used are closed. */
   constructor(private readonly limitBytes = OPEN_CURSORS_BYTES_LIMIT) {}
-  /** Change stream cursors (tailable, awaitData), whose ids never meet these. */
-  readonly changeStreams = new ChangeStreamCursors();
 
   private takeBatch(cursor: ServerCursor, size: number): Document[] {
     const batch: Document[] = [];

@@ -44,8 +44,8 @@ function arrayAt(doc: Document, path: string, op: string): { target: Container; 
 
 /**
  * Whether `sorted` (in {@link compareBson} order) holds a value equal to
- * `value`, by binary search: `$addToSet`, `$pullAll` and distinct compared
- * each value with every other, which took 27 s for 40,000 values.
+ * `value`, by binary search: `$addToSet`, `$pullAll` and `$pull` with `$in`
+ * compared each value with every other, which took 27 s for 40,000 values.
  */
 export function sortedHas(sorted: readonly unknown[], value: unknown): boolean {
   let low = 0;
@@ -152,13 +152,6 @@ const PATH_OPERATORS = new Set([
   ...['$geoWithin', '$geoIntersects', '$near', '$nearSphere', '$within'],
 ]);
 
-/**
- * mongod's three readings of a `$pull` condition (`PullNode`): a document
- * whose first field is not a path operator is a query each document element
- * must match as a whole document (`{ score: 8, item: 'B' }`, `{ $or: […] }`);
- * a regex or an operator document is a condition on each value
- * (`{ $gte: 6 }`); anything else removes the values equal to it.
- */
 /** The values of a `$pull` condition that is only `{ $in: [...] }` without regular expressions, else undefined. */
 function plainIn(condition: unknown): unknown[] | undefined {
   if (typeAlias(condition) !== 'object') return undefined;
@@ -168,6 +161,13 @@ function plainIn(condition: unknown): unknown[] | undefined {
   return values.some((v) => ['regex', 'object', 'array'].includes(typeAlias(v))) ? undefined : values;
 }
 
+/**
+ * mongod's three readings of a `$pull` condition (`PullNode`): a document
+ * whose first field is not a path operator is a query each document element
+ * must match as a whole document (`{ score: 8, item: 'B' }`, `{ $or: […] }`);
+ * a regex or an operator document is a condition on each value
+ * (`{ $gte: 6 }`); anything else removes the values equal to it.
+ */
 function pullMatcher(condition: unknown): (value: unknown) => boolean {
   const inValues = plainIn(condition);
   if (inValues) {

@@ -56,7 +56,7 @@ function addIndex(map: Map<string, number[]>, key: string, index: number): void 
  * pair reported is the first written path that overlaps a later one, with
  * the first such later one. Found through maps of the paths and of their
  * prefixes, not by comparing every pair: an update may name hundreds of
- * thousands of paths, and comparing all pairs of 200,000 took minutes.
+ * thousands of paths, and comparing all pairs took 18 s for 25,000 of them.
  */
 function checkConflicts(update: Document): void {
   const paths = writtenPaths(update);
