@@ -84,10 +84,11 @@ const OK_REPLY = encodeDocument({ ok: 1 });
 const MAX_REPLY_BYTES = 16 * 1024 * 1024 + 16 * 1024;
 
 /**
- * The error a reply of `bytes` gets instead of itself: drivers close the
- * connection on a reply document past their `maxBsonObjectSize` (16 MiB),
- * so one (2,500 duplicate-key errors echoing a 10 KB `_id`) cost the client
- * its connection and the command's answer.
+ * The error a reply of `bytes` gets instead of itself, as mongod fails to
+ * build a document past its limit. bson refuses to serialize past 17 MB, and
+ * that error closed the connection: such a reply (2,500 duplicate-key errors
+ * echoing a 10 KB `_id`, 34 MB) cost the client its connection and the
+ * command's answer.
  */
 function replyTooLarge(bytes: number): Document {
   return {
