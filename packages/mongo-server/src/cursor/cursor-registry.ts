@@ -6,13 +6,12 @@ import { approximateSize } from '../bson/approximate-size.js';
 import { ChangeStreamCursors } from '../changes/change-stream-cursors.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
+import { MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 
 /** MongoDB's default first batch size. */
 const DEFAULT_FIRST_BATCH = 101;
 /** Replies stay under 16 MiB of documents, as mongod's batches do. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
-/** mongod's largest document it will put in a reply (`BSONObjMaxInternalSize`, 16 MiB + 16 KiB). */
-const MAX_REPLY_DOCUMENT_BYTES = 16 * 1024 * 1024 + 16 * 1024;
 
 /**
  * What open cursors may hold, all together, by {@link approximateSize}. A
@@ -47,10 +46,7 @@ function documentTooLarge(doc: Document, bytes: number): CommandError {
   const value: unknown = first === undefined ? undefined : doc[first];
   const rendered = approximateSize(value, 1024) > 1024 ? '...' : formatKeyValue(value);
   const firstElement = first === undefined ? 'EOO' : `${first}: ${rendered}`;
-  return new CommandError(
-    'BSONObjectTooLarge',
-    `BSONObj size: ${bytes} (0x${bytes.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_REPLY_DOCUMENT_BYTES}(16MB) First element: ${firstElement}`,
-  );
+  return new CommandError('BSONObjectTooLarge', `${replySizeInvalid(bytes)} First element: ${firstElement}`);
 }
 
 /** A cursor reply's `cursor` sub-document (firstBatch or nextBatch). */

@@ -5,6 +5,14 @@ import { CommandError } from '../commands/command-error.js';
 /** MongoDB's largest document, 16 MiB. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
+/** mongod's largest document it will put in a reply (`BSONObjMaxInternalSize`, 16 MiB + 16 KiB). */
+export const MAX_REPLY_DOCUMENT_BYTES = MAX_DOCUMENT_BYTES + 16 * 1024;
+
+/** The start of mongod's message for a document of `bytes` past {@link MAX_REPLY_DOCUMENT_BYTES}. */
+export function replySizeInvalid(bytes: number): string {
+  return `BSONObj size: ${bytes} (0x${bytes.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_REPLY_DOCUMENT_BYTES}(16MB)`;
+}
+
 /**
  * MongoDB's deepest stored document (`BSONDepth::getMaxDepthForUserStorage()`,
  * 200 levels less 20 kept for the server's own wrapping), counted in nested

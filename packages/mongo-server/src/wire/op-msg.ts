@@ -1,5 +1,7 @@
 import { BSON, type Document } from 'bson';
 
+import { CommandError } from '../commands/command-error.js';
+import { MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 import { decodeDocument, encodeDocument } from './bson-codec.js';
 import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
 import { WireProtocolError } from './wire-protocol-error.js';
@@ -80,9 +82,6 @@ let nextRequestId = 1;
 /** `{ ok: 1 }`, the whole reply of ping, endSessions and most admin commands, encoded once. */
 const OK_REPLY = encodeDocument({ ok: 1 });
 
-/** mongod's largest document it will put in a reply (`BSONObjMaxInternalSize`, 16 MiB + 16 KiB). */
-const MAX_REPLY_BYTES = 16 * 1024 * 1024 + 16 * 1024;
-
 /**
  * The error a reply of `bytes` gets instead of itself, as mongod fails to
  * build a document past its limit. bson refuses to serialize past 17 MB, and
@@ -91,12 +90,7 @@ const MAX_REPLY_BYTES = 16 * 1024 * 1024 + 16 * 1024;
  * command's answer.
  */
 function replyTooLarge(bytes: number): Document {
-  return {
-    ok: 0,
-    errmsg: `BSONObj size: ${bytes} (0x${bytes.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_REPLY_BYTES}(16MB): the reply is too large to send`,
-    code: 10334,
-    codeName: 'BSONObjectTooLarge',
-  };
+  return new CommandError('BSONObjectTooLarge', `${replySizeInvalid(bytes)}: the reply is too large to send`).toReply();
 }
 
 /** Encodes an OP_MSG reply with a single body section (`flags`: `moreToCome` for a reply of an exhaust stream). */
@@ -109,10 +103,10 @@ export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buff
     } catch (error) {
       // bson refuses to serialize past its 17 MB buffer: the size is then counted without serializing.
       const bytes = BSON.calculateObjectSize(body);
-      if (bytes <= MAX_REPLY_BYTES) throw error;
+      if (bytes <= MAX_REPLY_DOCUMENT_BYTES) throw error;
       doc = encodeDocument(replyTooLarge(bytes));
     }
-    if (doc.length > MAX_REPLY_BYTES) doc = encodeDocument(replyTooLarge(doc.length));
+    if (doc.length > MAX_REPLY_DOCUMENT_BYTES) doc = encodeDocument(replyTooLarge(doc.length));
   }
   const length = HEADER_SIZE + 4 + 1 + doc.length;
   const out = Buffer.allocUnsafe(length);
