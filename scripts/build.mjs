@@ -18,9 +18,14 @@ const common = ['-p', project, '--sourceMap', 'false', '--declarationMap', 'fals
 
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, ...common, '--outDir', join(dist, 'esm')], { stdio: 'inherit' });
+// The CommonJS pass compiles the sources the ESM pass has just type-checked, so it
+// skips the check (--noCheck): the same files, byte for byte, for about a third less
+// CPU in this pass, which `npm test` pays once per package when it packs them (#14).
+// What only CommonJS refuses (import.meta) still fails the packed-package specs,
+// which load this build with require().
 execFileSync(
   process.execPath,
-  [tsc, ...common, '--outDir', join(dist, 'cjs'), '--module', 'commonjs', '--moduleResolution', 'bundler'],
+  [tsc, ...common, '--outDir', join(dist, 'cjs'), '--module', 'commonjs', '--moduleResolution', 'bundler', '--noCheck'],
   { stdio: 'inherit' },
 );
 mkdirSync(join(dist, 'cjs'), { recursive: true });
