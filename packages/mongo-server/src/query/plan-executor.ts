@@ -217,7 +217,17 @@ function runCollatedQuery(
   };
   if (!view) return finish([], { kind: 'COLLSCAN' }, true);
   const { store, changes } = storeOf(view);
-  const plan = planQuery(store, { ...request, sort, limited: limit > 0 }, collation);
+  // Named fields, not `{ ...request, sort, limited }`: a spread followed by a field it
+  // already has leaves V8's fast clone path, about a microsecond of every find by `_id`.
+  const planRequest: PlanRequest = {
+    filter: request.filter,
+    sort,
+    hint: request.hint,
+    limited: limit > 0,
+    skip: request.skip,
+    collation: request.collation,
+  };
+  const plan = planQuery(store, planRequest, collation);
   if (plan.kind === 'IXSCAN' && plan.providesSort && !changes) {
     return finish(walkSorted(plan, view, matches, limit > 0 ? skip + limit : Infinity, stats), plan, true);
   }
