@@ -10,7 +10,7 @@ import { idFirst, setPath } from './document-paths.js';
 import { typeAlias } from './element-operators.js';
 import { type ApplyUpdateOptions, ParsedUpdate } from './parsed-update.js';
 import { checkPipeline } from './pipeline-check.js';
-import { mingoOptions, withMingoErrors } from './query-context.js';
+import { preparedMingoOptions, withMingoErrors } from './query-context.js';
 import { cloneValue } from './update-paths.js';
 
 export type { ApplyUpdateOptions };
@@ -113,7 +113,7 @@ export function applyUpdate(doc: Document, update: Document | Document[], option
     if (doc._id === undefined) delete result._id;
   } else if (kind === 'pipeline') {
     result = withMingoErrors(
-      () => new Aggregator(update as PipelineStage[], mingoOptions()).run([cloneValue(doc)]).at(0) as Document,
+      () => new Aggregator(update as PipelineStage[], preparedMingoOptions()).run([cloneValue(doc)]).at(0) as Document,
     );
   } else {
     result = cloneValue(doc);

@@ -8,7 +8,7 @@ import { NO_VARIABLES } from './expression-variables.js';
 import { OperationBudget } from './operation-budget.js';
 import { positionalIndex } from './positional-paths.js';
 import { refuseProtoFields } from './proto-paths.js';
-import { compileFilter, MONGO_CONTEXT, mingoOptions, withMingoErrors } from './query-context.js';
+import { compileFilter, MONGO_CONTEXT, preparedMingoOptions, withMingoErrors } from './query-context.js';
 import { existingParent, isContainer, read, write } from './update-paths.js';
 
 /** A projection operator mongod applies to one field after the rest of the projection. */
@@ -174,7 +174,7 @@ class FindProjection {
         ? docs.map((doc) => structuredCopy(doc))
         : withMingoErrors(() => {
             const out: Document[] = [];
-            for (const doc of new Query({}, mingoOptions()).find(docs, this.base)) {
+            for (const doc of new Query({}, preparedMingoOptions()).find(docs, this.base)) {
               OperationBudget.tick(units);
               out.push(doc as Document);
             }
