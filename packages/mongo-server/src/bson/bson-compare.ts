@@ -8,6 +8,7 @@
  */
 import type { Document } from 'bson';
 
+import { compareObjectIdWords } from './object-id-words.js';
 import { activeStringOrder, type StringOrder } from './string-order.js';
 
 /** A finite number as an exact fraction `num / den` (den > 0). */
@@ -239,7 +240,10 @@ export function compareBson(a: unknown, b: unknown, strings?: StringOrder): numb
       return compareBytes(x.bytes, y.bytes);
     }
     case 8:
-      return compareBytes((a as { id: Uint8Array }).id, (b as { id: Uint8Array }).id);
+      return (
+        compareObjectIdWords(a as object, b as object) ??
+        compareBytes((a as { id: Uint8Array }).id, (b as { id: Uint8Array }).id)
+      );
     case 9:
       return a === b ? 0 : a ? 1 : -1;
     case 10:
