@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 
 import { approximateSize } from '../bson/approximate-size.js';
 import { ChangeStreamCursors } from '../changes/change-stream-cursors.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
-import { MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
+import { bsonSize, MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 
 /** MongoDB's default first batch size. */
 const DEFAULT_FIRST_BATCH = 101;
@@ -77,7 +77,7 @@ export class CursorRegistry {
     let bytes = 0;
     while (cursor.position < cursor.docs.length && batch.length < size) {
       const doc = cursor.docs[cursor.position]!;
-      const size = BSON.calculateObjectSize(doc);
+      const size = bsonSize(doc);
       if (size > MAX_REPLY_DOCUMENT_BYTES) throw documentTooLarge(doc, size);
       bytes += size;
       if (batch.length > 0 && bytes > MAX_BATCH_BYTES) break;

@@ -20,6 +20,20 @@ export function replySizeInvalid(bytes: number): string {
  */
 export const MAX_STORAGE_DEPTH = 180;
 
+/**
+ * The BSON size of each document {@link checkStorable} passed. A stored
+ * document is never changed in place (an update stores a new object, and a
+ * cursor's batches rely on that too), so a reply reads a stored document's
+ * size here instead of walking the document once more before bson walks it
+ * to encode it: about a tenth of the server's work for a keyset page of 20.
+ */
+const checkedSizes = new WeakMap<Document, number>();
+
+/** The BSON size of `doc`: remembered for a document {@link checkStorable} passed, else measured. */
+export function bsonSize(doc: Document): number {
+  return checkedSizes.get(doc) ?? BSON.calculateObjectSize(doc);
+}
+
 /** What a write is about to store, for the wording of MongoDB's refusal. */
 export type StoredBy = 'insert' | 'update';
 
@@ -83,5 +97,6 @@ export function checkStorable(doc: Document, by: StoredBy): Document {
         : `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
     );
   }
+  checkedSizes.set(doc, bytes);
   return doc;
 }
