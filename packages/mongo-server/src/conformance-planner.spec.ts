@@ -214,6 +214,25 @@ describe('planner correctness', () => {
     await expectSameAsScan({ filter: query, limit: 0 });
   });
 
+  it.each<[string, Document, Document, number, number[]]>([
+    ['a range, ascending', { i: { $gte: 2 } }, { i: 1 }, 3, [2, 3, 4]],
+    ['a range, descending', { i: { $lt: 8 } }, { i: -1 }, 3, [7, 6, 5]],
+    ['an $in naming a key twice', { i: { $in: [5, 2, 5, 9, 2] } }, { i: 1 }, 0, [2, 5, 9]],
+    ['overlapping ranges', { $or: [{ i: { $lte: 3 } }, { i: { $gte: 2, $lt: 5 } }] }, { i: -1 }, 0, [4, 3, 2, 1, 0]],
+    ['a filter on another field', { i: { $gt: 0 }, a: { $ne: 1 } }, { i: 1 }, 2, [2, 3]],
+  ])(
+    'a sort on a unique index, %s, gives each document once in key order',
+    async (_, query, order, limit, expected) => {
+      await reset(Array.from({ length: 10 }, (_, i) => ({ i, a: i % 2 === 1 && i !== 3 ? 1 : 0 })));
+      const c = fx.db.collection('planner');
+      for (const hint of [{ i: 1 }, { $natural: 1 }]) {
+        let cursor = c.find(query, { hint }).sort(order);
+        if (limit) cursor = cursor.limit(limit);
+        expect(ids(await cursor.toArray())).toEqual(expected);
+      }
+    },
+  );
+
   it('a keyset page in a transaction sees its own inserts', async () => {
     const c = await fx.db.collection('planner');
     await reset(Array.from({ length: 10 }, (_, i) => ({ i })));

@@ -121,8 +121,21 @@ function walkSorted(
   stats: QueryStats,
 ): Document[] {
   const out: Document[] = [];
-  const seen = new Set<string>();
   const seqAt = plan.index.ordered.fields.length;
+  if (plan.index.unique && plan.sortPositions.length === seqAt) {
+    // Sorted on every field of a unique index (`_id` for a keyset page): no two documents tie,
+    // so each comes in index order without comparing its key with the one before. An index
+    // that gives a sort is not multikey on its sort fields: one entry per document.
+    for (const [, idKey] of scanEntries(plan, stats)) {
+      const doc = view.get(idKey);
+      if (!doc) continue;
+      stats.docsExamined++;
+      if (matches(doc)) out.push(doc);
+      if (out.length >= wanted) break;
+    }
+    return out;
+  }
+  const seen = new Set<string>();
   let run: { seq: number; idKey: string }[] = [];
   let runKey: unknown[] | undefined;
   const flush = (): boolean => {
