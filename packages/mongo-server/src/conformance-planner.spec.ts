@@ -233,6 +233,80 @@ describe('planner correctness', () => {
     },
   );
 
+  it('counts (countDocuments, count) equal a collection scan, equalities on indexed fields included', async () => {
+    const c = fx.db.collection('planner');
+    const equality = fc.oneof(
+      scalar,
+      scalar.map((v) => ({ $eq: v })),
+    );
+    const countFilter = fc.oneof(
+      fc.tuple(fieldName, equality).map(([field, cond]) => ({ [field]: cond })),
+      fc.tuple(fc.constantFrom('b', 'i'), equality, equality).map(([field, b, a]) => ({ [field]: b, a })),
+      filter,
+    );
+    const page = fc.record({ skip: fc.constantFrom(0, 1, 3), limit: fc.constantFrom(0, 1, 2, 5) });
+    await fc.assert(
+      fc.asyncProperty(
+        documents,
+        fc.array(fc.tuple(countFilter, page), { minLength: 1, maxLength: 5 }),
+        async (docs, counts) => {
+          await reset(docs);
+          for (const [query, { skip, limit }] of counts) {
+            const scanned = (await c.find(query, { hint: { $natural: 1 } }).toArray()).length;
+            const expected = Math.max(0, Math.min(scanned - skip, limit || Number.POSITIVE_INFINITY));
+            expect(await c.countDocuments(query, { skip, ...(limit && { limit }) })).toBe(expected);
+            const counted = await fx.db.command({ count: 'planner', query, skip, limit });
+            expect(counted.n).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it.each<[string, Document, Document[], number]>([
+    [
+      'an equality on a compound index whose other field holds arrays',
+      { b: 1 },
+      [
+        { b: 1, a: [1, 2], i: 0 },
+        { b: 1, a: 3, i: 1 },
+        { b: 2, a: [4, 5], i: 2 },
+      ],
+      2,
+    ],
+    [
+      'numbers equal across types',
+      { a: 2 },
+      [
+        { a: 2, i: 0 },
+        { a: 2.5, i: 1 },
+        { a: new Long(2), i: 2 },
+        { a: Decimal128.fromString('2.0'), i: 3 },
+      ],
+      3,
+    ],
+    ['an $eq on a unique index', { i: { $eq: 4 } }, [{ i: 3 }, { i: 4 }, { i: 5 }], 1],
+    [
+      'two equalities on a compound index',
+      { b: 'x', a: true },
+      [
+        { b: 'x', a: true, i: 0 },
+        { b: 'x', a: false, i: 1 },
+        { b: 'y', a: true, i: 2 },
+        { b: 'x', a: true, i: 3 },
+      ],
+      2,
+    ],
+    ['an ObjectId', { a: OID }, [{ a: OID, i: 0 }, { a: DAY, i: 1 }, { i: 2 }], 1],
+  ])('a count on %s counts each matching document once', async (_, query, docs, expected) => {
+    await reset(docs);
+    const c = fx.db.collection('planner');
+    expect(await c.countDocuments(query)).toBe(expected);
+    expect((await fx.db.command({ count: 'planner', query })).n).toBe(expected);
+    expect((await c.find(query, { hint: { $natural: 1 } }).toArray()).length).toBe(expected);
+  });
+
   it('a keyset page in a transaction sees its own inserts', async () => {
     const c = await fx.db.collection('planner');
     await reset(Array.from({ length: 10 }, (_, i) => ({ i })));

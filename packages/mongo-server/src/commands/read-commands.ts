@@ -7,7 +7,7 @@ import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
-import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
+import { countQuery, runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
 import { hasProtoPart, ownPathValue } from '../query/proto-paths.js';
 import { projectWithTextScore } from '../query/text-search.js';
@@ -149,7 +149,7 @@ const killCursors: CommandHandler = (cmd, ctx) => {
 
 const count: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'count');
-  return { n: runQuery(ctx.view(name), countRequest(cmd)).docs.length, ok: 1 };
+  return { n: countQuery(ctx.view(name), countRequest(cmd)), ok: 1 };
 };
 
 /** A distinct command's `key` and `query`, checked as mongod parses them. */
@@ -232,7 +232,7 @@ function countOf(
   page: { skip: number; limit: number },
   collation: Document | undefined,
 ): Document[] {
-  const n = runQuery(view, { filter, ...page, collation }).docs.length;
+  const n = countQuery(view, { filter, ...page, collation });
   return n > 0 ? [{ _id: 1, n }] : [];
 }
 

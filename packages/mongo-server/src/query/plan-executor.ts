@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { bsonTag } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { TransactionOverlay } from '../session/transaction-overlay.js';
@@ -207,6 +208,83 @@ function candidates(
 export function runQuery(view: CollectionView | undefined, request: QueryRequest): QueryResult {
   const collation = Collation.resolve(request.collation, view && storeOf(view).store?.options.collation);
   return Collation.run(collation, () => runCollatedQuery(view, request, collation));
+}
+
+/**
+ * How many documents {@link runQuery} would return for `request`, counted
+ * from an index alone when its bounds say exactly which documents match, as
+ * MongoDB's COUNT_SCAN does: a filter of equalities on scalars (a string,
+ * number, boolean, date or ObjectId) over fields of one index, none of them
+ * multikey, outside a transaction that changed the collection. Otherwise the
+ * documents are fetched and matched, as for a find.
+ */
+export function countQuery(view: CollectionView | undefined, request: QueryRequest): number {
+  const collation = Collation.resolve(request.collation, view && storeOf(view).store?.options.collation);
+  return Collation.run(collation, () => {
+    // Compiled first so that a bad filter is refused exactly as a find refuses it.
+    compileFilter(request.filter);
+    const { store, changes } = view ? storeOf(view) : {};
+    const filter = request.filter;
+    if (store && !changes && filter && isScalarEqualities(filter)) {
+      const plan = planQuery(store, { filter, hint: request.hint, collation: request.collation }, collation);
+      if (plan.kind === 'IXSCAN' && boundsAreExact(plan, filter)) {
+        const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
+        let n = 0;
+        for (const _entry of scanEntries(plan, stats)) n++;
+        n = Math.max(0, n - (request.skip ?? 0));
+        return request.limit ? Math.min(n, request.limit) : n;
+      }
+    }
+    return runCollatedQuery(view, request, collation).docs.length;
+  });
+}
+
+/** A scalar an equality's index bounds hold exactly the matching keys of (arrays, documents, null and regexes match more). */
+function isIndexExactScalar(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return true;
+    case 'number':
+      return !Number.isNaN(value);
+  }
+  if (value instanceof Date) return !Number.isNaN(value.getTime());
+  const tag = bsonTag(value);
+  if (tag === 'ObjectId') return true;
+  return tag === 'Double' && !Number.isNaN((value as { value: number }).value);
+}
+
+/** `{ field: scalar, 'other.field': { $eq: scalar } }` and nothing else. */
+function isScalarEqualities(filter: Document): boolean {
+  const entries = Object.entries(filter);
+  return (
+    entries.length > 0 &&
+    entries.every(([field, condition]) => {
+      if (field.startsWith('$') || field === '__proto__') return false;
+      if (isIndexExactScalar(condition)) return true;
+      if (
+        condition === null ||
+        typeof condition !== 'object' ||
+        Object.getPrototypeOf(condition) !== Object.prototype
+      ) {
+        return false;
+      }
+      const keys = Object.keys(condition);
+      return keys.length === 1 && keys[0] === '$eq' && isIndexExactScalar((condition as Document).$eq);
+    })
+  );
+}
+
+/** Whether `plan` walks exactly the documents `filter` (scalar equalities) matches, one entry each. */
+function boundsAreExact(plan: IndexScanPlan, filter: Document): boolean {
+  const { fields } = plan.index.ordered;
+  if (fields.some((_, i) => plan.index.ordered.isMultikey(i))) return false;
+  return Object.keys(filter).every((field) => {
+    const position = fields.findIndex((indexed) => indexed.path === field);
+    // A single point: the planner kept the bound (a string under another collation than the index's is not kept).
+    return position >= 0 && isSinglePoint(plan.bounds[position]!);
+  });
 }
 
 function runCollatedQuery(

@@ -1,0 +1,75 @@
+import { jest } from '@jest/globals';
+import { type Collection, MongoClient } from 'mongodb';
+
+import { EmbeddedMongoServer } from '../embedded-mongo-server.js';
+import { CollectionStore } from '../store/collection-store.js';
+
+/**
+ * countQuery: which counts the index answers alone (no document fetched, as
+ * MongoDB's COUNT_SCAN) and which fetch and match. That the numbers are right
+ * either way is conformance-planner.spec.ts's, against a collection scan.
+ */
+describe('countQuery', () => {
+  let server: EmbeddedMongoServer;
+  let client: MongoClient;
+  let products: Collection;
+
+  beforeAll(async () => {
+    server = await EmbeddedMongoServer.start();
+    client = await new MongoClient(server.uri).connect();
+    products = client.db('plan_executor').collection('products');
+    await products.createIndex({ category: 1, _id: 1 });
+    await products.createIndex({ slug: 1 }, { unique: true });
+    await products.createIndex({ tags: 1 });
+    await products.createIndex({ name: 1 }, { collation: { locale: 'en', strength: 2 } });
+    await products.insertMany(
+      Array.from({ length: 40 }, (_, i) => ({
+        slug: `p-${i}`,
+        name: `Product ${i}`,
+        category: `c${i % 4}`,
+        price: i,
+        tags: [`t${i % 3}`, 'all'],
+      })),
+    );
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  /** The count, and how many times stored documents were read to get it (one by one, or all for a scan). */
+  async function counted(run: () => Promise<number>): Promise<[number, number]> {
+    const get = jest.spyOn(CollectionStore.prototype, 'get');
+    const documents = jest.spyOn(CollectionStore.prototype, 'documents');
+    try {
+      const n = await run();
+      return [n, get.mock.calls.length + documents.mock.calls.length];
+    } finally {
+      get.mockRestore();
+      documents.mockRestore();
+    }
+  }
+
+  it.each<[string, Record<string, unknown>, number]>([
+    ['an equality on a compound index’s first field', { category: 'c1' }, 10],
+    ['an $eq on a unique index', { slug: { $eq: 'p-7' } }, 1],
+    ['an equality matching nothing', { category: 'none' }, 0],
+  ])('should count %s from the index alone', async (_, filter, expected) => {
+    expect(await counted(() => products.countDocuments(filter))).toEqual([expected, 0]);
+    expect(
+      await counted(async () => (await client.db('plan_executor').command({ count: 'products', query: filter })).n),
+    ).toEqual([expected, 0]);
+  });
+
+  it.each<[string, Record<string, unknown>, number]>([
+    ['a range', { price: { $gte: 30 } }, 10],
+    ['an equality on a multikey index', { tags: 't1' }, 13],
+    ['an equality and a field no index has', { category: 'c1', price: 5 }, 1],
+    ['a string under the collation of none of the indexes', { name: 'product 3' }, 0],
+  ])('should fetch and match the documents for %s', async (_, filter, expected) => {
+    const [n, fetched] = await counted(() => products.countDocuments(filter));
+    expect(n).toBe(expected);
+    expect(fetched).toBeGreaterThan(0);
+  });
+});
