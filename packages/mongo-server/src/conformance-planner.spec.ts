@@ -112,6 +112,8 @@ beforeAll(async () => {
   await c.createIndex({ 'c.x': 1 });
   await c.createIndex({ i: 1 }, { unique: true });
   await c.createIndex({ a: 1, i: -1 });
+  // A keyset page by another field with `_id` breaking ties, or by `_id` after an equality.
+  await c.createIndex({ b: 1, _id: -1 });
 });
 
 describe('planner correctness', () => {
@@ -220,18 +222,49 @@ describe('planner correctness', () => {
     ['an $in naming a key twice', { i: { $in: [5, 2, 5, 9, 2] } }, { i: 1 }, 0, [2, 5, 9]],
     ['overlapping ranges', { $or: [{ i: { $lte: 3 } }, { i: { $gte: 2, $lt: 5 } }] }, { i: -1 }, 0, [4, 3, 2, 1, 0]],
     ['a filter on another field', { i: { $gt: 0 }, a: { $ne: 1 } }, { i: 1 }, 2, [2, 3]],
+    ['an equality, then _id', { b: 'x' }, { _id: 1 }, 3, [1, 3, 5]],
+    ['an equality, then _id descending', { b: 'x' }, { _id: -1 }, 0, [9, 7, 5, 3, 1]],
+    ['a field and _id breaking its ties', { b: { $gte: 'x' } }, { b: 1, _id: -1 }, 4, [9, 7, 5, 3]],
   ])(
-    'a sort on a unique index, %s, gives each document once in key order',
+    'a sort that admits no ties (a unique index, or _id among its fields), %s, gives each document once in key order',
     async (_, query, order, limit, expected) => {
-      await reset(Array.from({ length: 10 }, (_, i) => ({ i, a: i % 2 === 1 && i !== 3 ? 1 : 0 })));
+      await reset(
+        Array.from({ length: 10 }, (_, i) => ({ _id: i, i, a: i % 2 === 1 && i !== 3 ? 1 : 0, b: i % 2 ? 'x' : 'y' })),
+      );
       const c = fx.db.collection('planner');
-      for (const hint of [{ i: 1 }, { $natural: 1 }]) {
-        let cursor = c.find(query, { hint }).sort(order);
+      // The planner's choice (an index that gives the sort), then a collection scan.
+      for (const hint of [undefined, { $natural: 1 }]) {
+        let cursor = c.find(query, hint && { hint }).sort(order);
         if (limit) cursor = cursor.limit(limit);
         expect(ids(await cursor.toArray())).toEqual(expected);
       }
     },
   );
+
+  it('a sort on _id through an index with an array field after it gives each document once', async () => {
+    await fx.fresh('planner_trailing_multikey');
+    const c = fx.db.collection<{ _id: number; k: string; t: unknown }>('planner_trailing_multikey');
+    await c.createIndex({ k: 1, _id: 1, t: 1 });
+    await c.insertMany([
+      { _id: 1, k: 'x', t: [3, 1, 2] },
+      { _id: 2, k: 'x', t: 5 },
+      { _id: 3, k: 'y', t: [1, 2] },
+      { _id: 4, k: 'x', t: [] },
+    ]);
+    for (const hint of [undefined, { $natural: 1 }]) {
+      const found = await c
+        .find({ k: 'x' }, hint && { hint })
+        .sort({ _id: 1 })
+        .toArray();
+      expect(found.map((doc) => doc._id)).toEqual([1, 2, 4]);
+      const page = await c
+        .find({ k: 'x' }, hint && { hint })
+        .sort({ _id: -1 })
+        .limit(2)
+        .toArray();
+      expect(page.map((doc) => doc._id)).toEqual([4, 2]);
+    }
+  });
 
   it('counts (countDocuments, count) equal a collection scan, equalities on indexed fields included', async () => {
     const c = fx.db.collection('planner');

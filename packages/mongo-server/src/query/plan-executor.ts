@@ -122,12 +122,25 @@ function walkSorted(
   stats: QueryStats,
 ): Document[] {
   const out: Document[] = [];
-  const seqAt = plan.index.ordered.fields.length;
-  if (plan.index.unique && plan.sortPositions.length === seqAt) {
-    // Sorted on every field of a unique index (`_id` for a keyset page): no two documents tie,
-    // so each comes in index order without comparing its key with the one before. An index
-    // that gives a sort is not multikey on its sort fields: one entry per document.
+  const { fields } = plan.index.ordered;
+  const seqAt = fields.length;
+  const idPosition = fields.findIndex((field) => field.path === '_id');
+  if (
+    (plan.index.unique && plan.sortPositions.length === seqAt) ||
+    (idPosition >= 0 && plan.sortPositions.includes(idPosition))
+  ) {
+    // Sorted on every field of a unique index, or on `_id` among others (a keyset page, by
+    // `_id` or by another field with `_id` breaking ties): no two documents tie, so each comes
+    // in index order without comparing its key with the one before. The sort fields of an index
+    // that gives a sort are not multikey; an equality-bound field before them may be, and then
+    // lists a document once per element.
+    const multikey = fields.some((_, i) => plan.index.ordered.isMultikey(i));
+    const seen = new Set<string>();
     for (const [, idKey] of scanEntries(plan, stats)) {
+      if (multikey) {
+        if (seen.has(idKey)) continue;
+        seen.add(idKey);
+      }
       const doc = view.get(idKey);
       if (!doc) continue;
       stats.docsExamined++;
