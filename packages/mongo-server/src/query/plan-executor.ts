@@ -127,7 +127,8 @@ function walkSorted(
   const idPosition = fields.findIndex((field) => field.path === '_id');
   if (
     (plan.index.unique && plan.sortPositions.length === seqAt) ||
-    (idPosition >= 0 && plan.sortPositions.includes(idPosition))
+    // `_id`s differ in BSON order; under an index's collation two strings could tie.
+    (idPosition >= 0 && plan.sortPositions.includes(idPosition) && !plan.index.collation)
   ) {
     // Sorted on every field of a unique index, or on `_id` among others (a keyset page, by
     // `_id` or by another field with `_id` breaking ties): no two documents tie, so each comes
