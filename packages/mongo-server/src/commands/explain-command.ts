@@ -35,7 +35,7 @@ function accessStage(plan: QueryPlan, filter: Document | undefined, result?: Que
     stage: 'IXSCAN',
     keyPattern: { ...index.keyPattern },
     indexName: index.name,
-    isMultiKey: index.ordered.fields.some((_, i) => index.ordered.isMultikey(i)),
+    isMultiKey: index.ordered.isMultikeyOnAnyField(),
     multiKeyPaths: index.ordered.multiKeyPaths(),
     isUnique: index.unique,
     isSparse: index.sparse,

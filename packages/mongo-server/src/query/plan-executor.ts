@@ -122,6 +122,14 @@ function walkSorted(
   stats: QueryStats,
 ): Document[] {
   const out: Document[] = [];
+  /** Fetches and matches one document; true once `wanted` have matched. */
+  const take = (idKey: string): boolean => {
+    const doc = view.get(idKey);
+    if (!doc) return false;
+    stats.docsExamined++;
+    if (matches(doc)) out.push(doc);
+    return out.length >= wanted;
+  };
   const { fields } = plan.index.ordered;
   const seqAt = fields.length;
   const idPosition = fields.findIndex((field) => field.path === '_id');
@@ -135,18 +143,14 @@ function walkSorted(
     // in index order without comparing its key with the one before. The sort fields of an index
     // that gives a sort are not multikey; an equality-bound field before them may be, and then
     // lists a document once per element.
-    const multikey = fields.some((_, i) => plan.index.ordered.isMultikey(i));
+    const multikey = plan.index.ordered.isMultikeyOnAnyField();
     const seen = new Set<string>();
     for (const [, idKey] of scanEntries(plan, stats)) {
       if (multikey) {
         if (seen.has(idKey)) continue;
         seen.add(idKey);
       }
-      const doc = view.get(idKey);
-      if (!doc) continue;
-      stats.docsExamined++;
-      if (matches(doc)) out.push(doc);
-      if (out.length >= wanted) break;
+      if (take(idKey)) break;
     }
     return out;
   }
@@ -155,13 +159,7 @@ function walkSorted(
   let runKey: unknown[] | undefined;
   const flush = (): boolean => {
     run.sort((a, b) => a.seq - b.seq);
-    for (const { idKey } of run) {
-      const doc = view.get(idKey);
-      if (!doc) continue;
-      stats.docsExamined++;
-      if (matches(doc)) out.push(doc);
-      if (out.length >= wanted) return true;
-    }
+    for (const { idKey } of run) if (take(idKey)) return true;
     run = [];
     return false;
   };
@@ -235,11 +233,11 @@ export function runQuery(view: CollectionView | undefined, request: QueryRequest
 export function countQuery(view: CollectionView | undefined, request: QueryRequest): number {
   const collation = Collation.resolve(request.collation, view && storeOf(view).store?.options.collation);
   return Collation.run(collation, () => {
-    // Compiled first so that a bad filter is refused exactly as a find refuses it.
-    compileFilter(request.filter);
     const { store, changes } = view ? storeOf(view) : {};
     const filter = request.filter;
     if (store && !changes && filter && isScalarEqualities(filter)) {
+      // Compiled, unused, before the plan: a bad filter is refused as a find refuses it (and before a bad hint).
+      compileFilter(filter);
       const plan = planQuery(store, { filter, hint: request.hint, collation: request.collation }, collation);
       if (plan.kind === 'IXSCAN' && boundsAreExact(plan, filter)) {
         const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
@@ -293,7 +291,7 @@ function isScalarEqualities(filter: Document): boolean {
 /** Whether `plan` walks exactly the documents `filter` (scalar equalities) matches, one entry each. */
 function boundsAreExact(plan: IndexScanPlan, filter: Document): boolean {
   const { fields } = plan.index.ordered;
-  if (fields.some((_, i) => plan.index.ordered.isMultikey(i))) return false;
+  if (plan.index.ordered.isMultikeyOnAnyField()) return false;
   return Object.keys(filter).every((field) => {
     const position = fields.findIndex((indexed) => indexed.path === field);
     // A single point: the planner kept the bound (a string under another collation than the index's is not kept).

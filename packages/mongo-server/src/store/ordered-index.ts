@@ -158,6 +158,11 @@ export class OrderedIndex {
     return this.multikeyDocs[i]! > 0;
   }
 
+  /** Whether some stored document has an array on any field's path (explain's `isMultiKey`). */
+  isMultikeyOnAnyField(): boolean {
+    return this.multikeyDocs.some((count) => count > 0);
+  }
+
   /** MongoDB's `multiKeyPaths`: for each field, the path prefixes that hold arrays (approximated by the field itself). */
   multiKeyPaths(): Document {
     return Object.fromEntries(this.fields.map((field, i) => [field.path, this.isMultikey(i) ? [field.path] : []]));
