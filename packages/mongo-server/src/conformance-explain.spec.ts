@@ -187,3 +187,81 @@ describe('explain', () => {
     expect(await failure(fx.db.command({ explain: command, verbosity: 'queryPlanner' }))).toEqual(direct);
   });
 });
+
+// The count command's plans, as mongod's getExecutorCount builds them (the classic engine, also on 7.0).
+describe('explain of count', () => {
+  const explainCount = (count: Document) =>
+    fx.db.command({ explain: { count: 'explain_items', ...count }, verbosity: 'executionStats' });
+
+  it('equality on a prefix of an index: COUNT over COUNT_SCAN of one interval, no document read', async () => {
+    const explain = await explainCount({ query: { cat: 'c3' } });
+    const plan = winningPlan(explain);
+    expect(plan.stage).toBe('COUNT');
+    expect(plan.inputStage).toMatchObject({
+      stage: 'COUNT_SCAN',
+      keyPattern: { cat: 1, n: -1 },
+      indexName: 'cat_1_n_-1',
+      isMultiKey: false,
+      isUnique: false,
+      indexBounds: { startKeyInclusive: true, endKeyInclusive: true },
+    });
+    // Named after the key pattern; `n` descends, so its interval runs from MaxKey to MinKey
+    // (`toMatchObject` would take a MinKey for a MaxKey: neither has own fields).
+    const { startKey, endKey } = (plan.inputStage as Document).indexBounds as Document;
+    const typed = (key: Document) => Object.entries(key).map(([field, value]) => [field, value?._bsontype ?? value]);
+    expect(typed(startKey)).toEqual([
+      ['cat', 'c3'],
+      ['n', 'MaxKey'],
+    ]);
+    expect(typed(endKey)).toEqual([
+      ['cat', 'c3'],
+      ['n', 'MinKey'],
+    ]);
+    expect(executionStats(explain)).toMatchObject({ nReturned: 0, totalDocsExamined: 0, totalKeysExamined: 101 });
+  });
+
+  // keysExamined: the scan stops once COUNT has counted `skip + limit`; otherwise it probes one key past the end.
+  it.each<[string, Document, number, number, number]>([
+    ['no skip or limit', {}, 100, 0, 101],
+    ['skip and limit inside the matches', { skip: 30, limit: 50 }, 50, 30, 80],
+    ['a limit past the matches', { skip: 90, limit: 50 }, 10, 90, 101],
+    ['a skip past the matches', { skip: 150 }, 0, 100, 101],
+    ['a limit of exactly the matches', { limit: 100 }, 100, 0, 100],
+    ['a negative limit', { limit: -20 }, 20, 0, 20],
+  ])('%s: nCounted, nSkipped and keys examined', async (_label, page, nCounted, nSkipped, keysExamined) => {
+    const query = { cat: 'c3' };
+    expect((await fx.db.command({ count: 'explain_items', query, ...page })).n).toBe(nCounted);
+    const stages = executionStats(await explainCount({ query, ...page })).executionStages as Document;
+    expect(stages).toMatchObject({ stage: 'COUNT', nReturned: 0, nCounted, nSkipped });
+    expect(stages.inputStage).toMatchObject({ stage: 'COUNT_SCAN', keysExamined });
+  });
+
+  it('a condition the index cannot answer: COUNT over FETCH, every candidate read', async () => {
+    const query = { cat: 'c3', free: { $gte: 250 } };
+    const explain = await explainCount({ query });
+    expect(stagesOf(winningPlan(explain)).map((stage) => stage.stage)).toEqual(['COUNT', 'FETCH', 'IXSCAN']);
+    expect(executionStats(explain)).toMatchObject({ nReturned: 0, totalDocsExamined: 100 });
+    expect((executionStats(explain).executionStages as Document).nCounted).toBe(50);
+  });
+
+  it('no query: RECORD_STORE_FAST_COUNT, which reports the skip asked for', async () => {
+    for (const [page, nCounted, nSkipped] of [
+      [{}, N, 0],
+      [{ skip: 10, limit: 5 }, 5, 10],
+      [{ skip: N + 100 }, 0, N + 100],
+    ] as const) {
+      const explain = await explainCount(page);
+      expect(winningPlan(explain)).toEqual({ stage: 'RECORD_STORE_FAST_COUNT' });
+      expect(executionStats(explain).executionStages).toMatchObject({ nReturned: 0, nCounted, nSkipped });
+    }
+  });
+
+  it('a missing collection: COUNT over EOF', async () => {
+    const explain = await fx.db.command({
+      explain: { count: 'explain_missing', query: { cat: 'c3' }, skip: 2 },
+      verbosity: 'executionStats',
+    });
+    expect(stagesOf(winningPlan(explain)).map((stage) => stage.stage)).toEqual(['COUNT', 'EOF']);
+    expect(executionStats(explain).executionStages).toMatchObject({ nCounted: 0, nSkipped: 0 });
+  });
+});

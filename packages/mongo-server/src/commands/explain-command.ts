@@ -1,9 +1,16 @@
-import type { Document } from 'bson';
+import { type Document, MaxKey, MinKey } from 'bson';
 
-import { formatBounds } from '../query/index-bounds.js';
+import { formatBounds, FULL_RANGE, isSinglePoint } from '../query/index-bounds.js';
 import { checkPipeline } from '../query/pipeline-check.js';
-import { runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
-import type { QueryPlan } from '../query/query-planner.js';
+import {
+  countOutcome,
+  countQuery,
+  type IndexCount,
+  runQuery,
+  type QueryRequest,
+  type QueryResult,
+} from '../query/plan-executor.js';
+import type { IndexScanPlan, QueryPlan } from '../query/query-planner.js';
 import { textPlanStages, wantsTextScore } from '../query/text-query-plan.js';
 import { collectionName, optionalDocument } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
@@ -14,6 +21,21 @@ import { aggregatePipeline, countRequest, distinctRequest, findRequest } from '.
 /** The verbosities `explain` takes. */
 export const VERBOSITIES: ReadonlySet<string> = new Set(['queryPlanner', 'executionStats', 'allPlansExecution']);
 const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
+
+/** The fields every index stage shows (IXSCAN, COUNT_SCAN). */
+function indexStageFields(plan: IndexScanPlan): Document {
+  const { index } = plan;
+  return {
+    keyPattern: { ...index.keyPattern },
+    indexName: index.name,
+    isMultiKey: index.ordered.isMultikeyOnAnyField(),
+    multiKeyPaths: index.ordered.multiKeyPaths(),
+    isUnique: index.unique,
+    isSparse: index.sparse,
+    isPartial: false,
+    indexVersion: 2,
+  };
+}
 
 /** The FETCH(IXSCAN) / IDHACK / COLLSCAN stage of a plan, with stats when `result` is given. */
 function accessStage(plan: QueryPlan, filter: Document | undefined, result?: QueryResult): Document {
@@ -33,14 +55,7 @@ function accessStage(plan: QueryPlan, filter: Document | undefined, result?: Que
   const { index, direction, bounds } = plan;
   const ixscan: Document = {
     stage: 'IXSCAN',
-    keyPattern: { ...index.keyPattern },
-    indexName: index.name,
-    isMultiKey: index.ordered.isMultikeyOnAnyField(),
-    multiKeyPaths: index.ordered.multiKeyPaths(),
-    isUnique: index.unique,
-    isSparse: index.sparse,
-    isPartial: false,
-    indexVersion: 2,
+    ...indexStageFields(plan),
     direction: direction === 1 ? 'forward' : 'backward',
     indexBounds: Object.fromEntries(
       index.ordered.fields.map((field, i) => [
@@ -88,8 +103,12 @@ interface Explained {
   readonly ns: string;
   readonly request: QueryRequest;
   readonly result: QueryResult;
-  /** Wraps the query's stages, e.g. in COUNT, UPDATE or DELETE. */
+  /** Wraps the query's stages, e.g. in UPDATE or DELETE. */
   readonly wrap?: (stage: Document) => Document;
+  /** The whole plan, when it is not the query's stages (a count): the planner's view, or with stats. */
+  readonly tree?: (withStats: boolean) => Document;
+  /** executionStats' nReturned, when it is not the query's (a count returns no document). */
+  readonly nReturned?: number;
 }
 
 function explainFind(cmd: Document, ctx: CommandContext): Explained {
@@ -98,15 +117,121 @@ function explainFind(cmd: Document, ctx: CommandContext): Explained {
   return { ns: `${ctx.db}.${name}`, request, result: runQuery(ctx.view(name), request) };
 }
 
+/**
+ * Whether the plan's bounds are one interval of the index (equalities on a
+ * prefix of its fields, the rest unbounded), mongod's condition for turning
+ * the scan into a COUNT_SCAN; the keys of that interval's two ends.
+ */
+function countScanKeys(plan: IndexScanPlan): { startKey: Document; endKey: Document } | undefined {
+  const { fields } = plan.index.ordered;
+  const points = plan.bounds.findIndex((list) => !isSinglePoint(list));
+  const prefix = points === -1 ? fields.length : points;
+  const rest = plan.bounds.slice(prefix);
+  if (!rest.every((list) => list === FULL_RANGE)) return undefined;
+  // Named after the key pattern's fields, as mongod's stats name them (an index on `__proto__` included).
+  const end = (low: boolean) =>
+    Object.fromEntries(
+      fields.map((field, i) =>
+        i < prefix
+          ? [field.path, plan.bounds[i]![0]!.start.value]
+          : [field.path, (field.direction === 1) === low ? new MinKey() : new MaxKey()],
+      ),
+    );
+  return { startKey: end(true), endKey: end(false) };
+}
+
+/**
+ * A count's plan, as mongod's count command plans it: RECORD_STORE_FAST_COUNT
+ * for no query and no hint, COUNT over EOF for a missing collection, COUNT
+ * over COUNT_SCAN when an index's entries alone answer it in one interval,
+ * else COUNT over the query's access stage. COUNT returns no document; it
+ * reports `nCounted` and `nSkipped`.
+ */
 function explainCount(cmd: Document, ctx: CommandContext): Explained {
   const name = collectionName(cmd, 'count');
+  const ns = `${ctx.db}.${name}`;
   const request = countRequest(cmd);
-  return {
-    ns: `${ctx.db}.${name}`,
+  const view = ctx.view(name);
+  const outcome = countOutcome(view, request);
+  const skip = request.skip ?? 0;
+  const nCounted = outcome.n;
+  /** An explained count whose stages report their own figures. */
+  const explained = (result: QueryResult, tree: (withStats: boolean) => Document): Explained => ({
+    ns,
     request,
-    result: runQuery(ctx.view(name), request),
-    wrap: (stage) => ({ stage: 'COUNT', inputStage: stage }),
+    result,
+    nReturned: 0,
+    tree,
+  });
+  const noFilter = !request.filter || Object.keys(request.filter).length === 0;
+  if (view && noFilter && request.hint === undefined) {
+    // mongod reports the skip asked for here, not the documents skipped.
+    const fast = { stage: 'RECORD_STORE_FAST_COUNT' };
+    return explained(countedResult(COLLSCAN), (withStats) =>
+      withStats ? { ...fast, nReturned: 0, nCounted, nSkipped: skip } : fast,
+    );
+  }
+  // How many matched before skip and limit, for nSkipped: counted again only when nothing was counted.
+  const matched = !view
+    ? 0
+    : nCounted > 0 || skip === 0
+      ? skip + nCounted
+      : countQuery(view, { ...request, skip: 0, limit: 0 });
+  const counts = { nCounted, nSkipped: Math.min(skip, matched) };
+  const count = (input: Document, withStats: boolean): Document =>
+    withStats ? { stage: 'COUNT', nReturned: 0, ...counts, inputStage: input } : { stage: 'COUNT', inputStage: input };
+  if (!view) {
+    return explained(countedResult(COLLSCAN), (withStats) =>
+      count(withStats ? { stage: 'EOF', nReturned: 0 } : { stage: 'EOF' }, withStats),
+    );
+  }
+  const scan = outcome.indexCount && countScanStage(outcome.indexCount, skip, request.limit ?? 0);
+  if (scan) {
+    return explained(countedResult(scan.plan, scan.keysExamined), (withStats) =>
+      count(withStats ? scan.withStats : scan.stage, withStats),
+    );
+  }
+  // Counted by fetching, or from an index in more than one interval (mongod fetches for those too).
+  const result = outcome.result ?? runQuery(view, request);
+  return explained(result, (withStats) =>
+    count(
+      withStats
+        ? withNReturned(accessStage(result.plan, request.filter, result), counts.nSkipped + nCounted)
+        : accessStage(result.plan, request.filter),
+      withStats,
+    ),
+  );
+}
+
+const COLLSCAN: QueryPlan = { kind: 'COLLSCAN' };
+
+/** A result of no document, for a count whose stages report its figures. */
+function countedResult(plan: QueryPlan, keysExamined = 0): QueryResult {
+  return { docs: [], plan, stats: { keysExamined, docsExamined: 0, nReturned: 0 } };
+}
+
+/**
+ * COUNT_SCAN over one interval of `indexCount`'s index, or undefined when
+ * its bounds are not one interval. With a limit, COUNT stops the scan once
+ * it has counted enough; otherwise the scan examines one key past the last
+ * (the probe that finds the end), as mongod's does.
+ */
+function countScanStage(
+  indexCount: IndexCount,
+  skip: number,
+  limit: number,
+): { plan: IndexScanPlan; stage: Document; withStats: Document; keysExamined: number } | undefined {
+  const keys = countScanKeys(indexCount.plan);
+  if (!keys) return undefined;
+  const { entries } = indexCount;
+  const keysExamined = limit > 0 && entries >= skip + limit ? skip + limit : entries + 1;
+  const stage: Document = {
+    stage: 'COUNT_SCAN',
+    ...indexStageFields(indexCount.plan),
+    indexBounds: { startKey: keys.startKey, startKeyInclusive: true, endKey: keys.endKey, endKeyInclusive: true },
   };
+  const nReturned = limit > 0 ? Math.min(entries, skip + limit) : entries;
+  return { plan: indexCount.plan, stage, withStats: { ...stage, nReturned, keysExamined }, keysExamined };
 }
 
 function explainDistinct(cmd: Document, ctx: CommandContext): Explained {
@@ -201,10 +326,10 @@ export function explainReply(command: Document, verbosity: string, ctx: CommandC
   const inner = bindLetVariables(name, command);
   const explain = EXPLAINABLE.get(name);
   if (!explain) throw new CommandError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
-  const { ns, request, result, wrap = (stage: Document) => stage } = explain(inner, ctx);
+  const { ns, request, result, wrap = (stage: Document) => stage, tree, nReturned } = explain(inner, ctx);
   // A textScore asked of the projection, sort or later stages makes mongod score the union (TEXT_OR).
   const plan = result.plan.kind === 'TEXT' ? { ...result.plan, wantTextScore: wantsTextScore(inner) } : result.plan;
-  const planned = wrap(queryStages(request, plan));
+  const planned = tree ? tree(false) : wrap(queryStages(request, plan));
   const queryPlanner: Document = {
     namespace: ns,
     indexFilterSet: false,
@@ -220,11 +345,11 @@ export function explainReply(command: Document, verbosity: string, ctx: CommandC
     const { stats } = result;
     reply.executionStats = {
       executionSuccess: true,
-      nReturned: stats.nReturned,
+      nReturned: nReturned ?? stats.nReturned,
       executionTimeMillis: 0,
       totalKeysExamined: stats.keysExamined,
       totalDocsExamined: stats.docsExamined,
-      executionStages: withNReturned(wrap(queryStages(request, plan, result)), stats.nReturned),
+      executionStages: tree ? tree(true) : withNReturned(wrap(queryStages(request, plan, result)), stats.nReturned),
     };
     if (verbosity === 'allPlansExecution') (reply.executionStats as Document).allPlansExecution = [];
   }

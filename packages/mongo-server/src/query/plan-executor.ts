@@ -222,6 +222,18 @@ export function runQuery(view: CollectionView | undefined, request: QueryRequest
   return Collation.run(collation, () => runCollatedQuery(view, request, collation));
 }
 
+/** A count taken from one index's entries alone, without fetching a document (MongoDB's COUNT_SCAN). */
+export interface IndexCount {
+  readonly plan: IndexScanPlan;
+  /** The index entries that match, before skip and limit. */
+  readonly entries: number;
+}
+
+/** How {@link countQuery} counted: `n` after skip and limit, and either the index count or the query it ran. */
+export type CountOutcome =
+  | { readonly n: number; readonly indexCount: IndexCount; readonly result?: undefined }
+  | { readonly n: number; readonly result: QueryResult; readonly indexCount?: undefined };
+
 /**
  * How many documents {@link runQuery} would return for `request`, counted
  * from an index alone when its bounds say exactly which documents match, as
@@ -231,8 +243,13 @@ export function runQuery(view: CollectionView | undefined, request: QueryRequest
  * documents are fetched and matched, as for a find.
  */
 export function countQuery(view: CollectionView | undefined, request: QueryRequest): number {
+  return countOutcome(view, request).n;
+}
+
+/** {@link countQuery}, with how it counted (for explain). */
+export function countOutcome(view: CollectionView | undefined, request: QueryRequest): CountOutcome {
   const collation = Collation.resolve(request.collation, view && storeOf(view).store?.options.collation);
-  return Collation.run(collation, () => {
+  return Collation.run(collation, (): CountOutcome => {
     const { store, changes } = view ? storeOf(view) : {};
     const filter = request.filter;
     if (store && !changes && filter && isScalarEqualities(filter)) {
@@ -241,13 +258,14 @@ export function countQuery(view: CollectionView | undefined, request: QueryReque
       const plan = planQuery(store, { filter, hint: request.hint, collation: request.collation }, collation);
       if (plan.kind === 'IXSCAN' && boundsAreExact(plan, filter)) {
         const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
-        let n = 0;
-        for (const _entry of scanEntries(plan, stats)) n++;
-        n = Math.max(0, n - (request.skip ?? 0));
-        return request.limit ? Math.min(n, request.limit) : n;
+        let entries = 0;
+        for (const _entry of scanEntries(plan, stats)) entries++;
+        const n = Math.max(0, entries - (request.skip ?? 0));
+        return { n: request.limit ? Math.min(n, request.limit) : n, indexCount: { plan, entries } };
       }
     }
-    return runCollatedQuery(view, request, collation).docs.length;
+    const result = runCollatedQuery(view, request, collation);
+    return { n: result.docs.length, result };
   });
 }
 
