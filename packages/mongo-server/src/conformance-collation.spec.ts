@@ -319,6 +319,22 @@ describe('collated indexes', () => {
     expect(names(await first.toArray()).map((name) => name.toLowerCase())).toEqual(['cherry', 'banana', 'banana']);
   });
 
+  // Counted from the index alone, where bounds are exact: they must be the collated ones.
+  it.each<[string, Document, number]>([
+    ['a range', { name: { $gte: 'APPLE', $lt: 'cherry' } }, 6],
+    // Binary order puts 'Banana' below 'apple', the collation above it: only the collated bound is right.
+    ['two lower bounds that binary and collated order rank apart', { name: { $gt: 'apple', $gte: 'Banana' } }, 3],
+    ['an equality', { name: 'BANANA' }, 2],
+  ])('should count %s through a collated index as a scan counts', async (_label, query, expected) => {
+    const c = await fruits();
+    await c.insertOne({ _id: 6, name: 'apricot', n: 6 });
+    await c.createIndex({ name: 1 }, { collation: CASE_INSENSITIVE });
+    const scanned = await c.find(query).collation(CASE_INSENSITIVE).hint({ $natural: 1 }).toArray();
+    expect(scanned).toHaveLength(expected);
+    expect(await c.countDocuments(query, { collation: CASE_INSENSITIVE })).toBe(expected);
+    expect((await fx.db.command({ count: 'fruits', query, collation: CASE_INSENSITIVE })).n).toBe(expected);
+  });
+
   it('should walk a collated index for aggregate, count and distinct under its collation', async () => {
     const c = await fruits();
     await c.createIndex({ name: 1 }, { collation: CASE_INSENSITIVE });

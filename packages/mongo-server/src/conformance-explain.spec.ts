@@ -105,6 +105,17 @@ describe('explain', () => {
     expect(executionStats(explain)).toMatchObject({ nReturned: 1, totalDocsExamined: N, totalKeysExamined: 0 });
   });
 
+  // mongod's bounds for numbers start at -inf.0 (NaN sorts lower, and no range matches it); a range with NaN holds NaN or nothing.
+  it.each<[Document, string[]]>([
+    [{ n: { $lt: 5 } }, ['[-inf.0, 5)']],
+    [{ n: { $gt: 495 } }, ['(495, inf.0]']],
+    [{ n: { $lte: Number.NaN } }, ['[nan.0, nan.0]']],
+    [{ n: { $gt: Number.NaN } }, []],
+  ])('bounds of %j', async (filter, bounds) => {
+    const explain = await items.find(filter).explain('queryPlanner');
+    expect(winningPlan(explain).inputStage).toMatchObject({ stage: 'IXSCAN', indexBounds: { n: bounds } });
+  });
+
   it('queryPlanner verbosity has no executionStats', async () => {
     const explain = await items.find({ slug: 's-1' }).explain('queryPlanner');
     expect(explain.queryPlanner.namespace).toBe(`${fx.mongo.dbName}.explain_items`);
@@ -188,6 +199,10 @@ describe('explain', () => {
   });
 });
 
+/** A key's fields with MinKey and MaxKey by name (`toEqual` takes one for the other: neither has own fields). */
+const typed = (key: Document) =>
+  Object.entries(key).map(([field, value]) => [field, (value as { _bsontype?: string } | null)?._bsontype ?? value]);
+
 // The count command's plans, as mongod's getExecutorCount builds them (the classic engine, also on 7.0).
 describe('explain of count', () => {
   const explainCount = (count: Document) =>
@@ -208,7 +223,6 @@ describe('explain of count', () => {
     // Named after the key pattern; `n` descends, so its interval runs from MaxKey to MinKey
     // (`toMatchObject` would take a MinKey for a MaxKey: neither has own fields).
     const { startKey, endKey } = (plan.inputStage as Document).indexBounds as Document;
-    const typed = (key: Document) => Object.entries(key).map(([field, value]) => [field, value?._bsontype ?? value]);
     expect(typed(startKey)).toEqual([
       ['cat', 'c3'],
       ['n', 'MaxKey'],
@@ -242,6 +256,67 @@ describe('explain of count', () => {
     expect(stagesOf(winningPlan(explain)).map((stage) => stage.stage)).toEqual(['COUNT', 'FETCH', 'IXSCAN']);
     expect(executionStats(explain)).toMatchObject({ nReturned: 0, totalDocsExamined: 100 });
     expect((executionStats(explain).executionStages as Document).nCounted).toBe(50);
+  });
+
+  // mongod's isSingleInterval: points, then one range, then unbounded fields set to skip or take the range's end values.
+  it.each<[string, Document, string, [unknown[], boolean, unknown[], boolean], number]>([
+    ['a number range', { n: { $gte: 10, $lt: 20 } }, 'n_1', [[['n', 10]], true, [['n', 20]], false], 10],
+    [
+      'an equality, then a range on a descending field',
+      { cat: 'c3', n: { $gt: 450 } },
+      'cat_1_n_-1',
+      [
+        [
+          ['cat', 'c3'],
+          ['n', Infinity],
+        ],
+        true,
+        [
+          ['cat', 'c3'],
+          ['n', 450],
+        ],
+        false,
+      ],
+      10,
+    ],
+    [
+      'strings upwards: up to the next type',
+      { slug: { $gte: 's-9' } },
+      'slug_1',
+      [[['slug', 's-9']], true, [['slug', {}]], false],
+      11,
+    ],
+    [
+      'an exclusive range, then an unbounded descending field',
+      { cat: { $gt: 'c3' } },
+      'cat_1_n_-1',
+      [
+        [
+          ['cat', 'c3'],
+          ['n', 'MinKey'],
+        ],
+        false,
+        [
+          ['cat', {}],
+          ['n', 'MaxKey'],
+        ],
+        false,
+      ],
+      100,
+    ],
+  ])('%s: COUNT_SCAN of one interval', async (_label, query, indexName, [start, startIn, end, endIn], nCounted) => {
+    const explain = await explainCount({ query });
+    const scan = winningPlan(explain).inputStage as Document;
+    expect(scan).toMatchObject({ stage: 'COUNT_SCAN', indexName });
+    const bounds = scan.indexBounds as Document;
+    expect([typed(bounds.startKey), bounds.startKeyInclusive, typed(bounds.endKey), bounds.endKeyInclusive]).toEqual([
+      start,
+      startIn,
+      end,
+      endIn,
+    ]);
+    expect(executionStats(explain)).toMatchObject({ totalDocsExamined: 0, totalKeysExamined: nCounted + 1 });
+    expect((executionStats(explain).executionStages as Document).nCounted).toBe(nCounted);
   });
 
   it('no query: RECORD_STORE_FAST_COUNT, which reports the skip asked for', async () => {

@@ -6,7 +6,7 @@
  * against a real MongoDB via MONGO_URL, a replica set for the transaction).
  */
 import fc from 'fast-check';
-import { type Collection, Decimal128, type Document, Long, ObjectId } from 'mongodb';
+import { type Collection, type CollationOptions, Decimal128, type Document, Long, ObjectId } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
 import { accessPath, stagesOf, winningPlan } from './explain-plan.fixture.js';
@@ -201,13 +201,70 @@ describe('planner correctness', () => {
       [0],
     ],
     [
-      'NaN below every number',
+      'NaN sorts below every number, yet a range below them all does not match it',
       { a: { $lt: -1e308 } },
       [
         { a: Number.NaN, i: 0 },
         { a: 0, i: 1 },
+        { a: Decimal128.fromString('NaN'), i: 2 },
+        { a: -Infinity, i: 3 },
       ],
-      [0],
+      [3],
+    ],
+    [
+      'a range open upwards from -Infinity takes every number but NaN',
+      { a: { $gte: -Infinity } },
+      [
+        { a: Number.NaN, i: 0 },
+        { a: 0, i: 1 },
+        { a: Decimal128.fromString('NaN'), i: 2 },
+        { a: -Infinity, i: 3 },
+      ],
+      [1, 3],
+    ],
+    [
+      "$lte NaN matches NaN only (a double's and a Decimal128's)",
+      { a: { $lte: Number.NaN } },
+      [
+        { a: Number.NaN, i: 0 },
+        { a: 0, i: 1 },
+        { a: Decimal128.fromString('NaN'), i: 2 },
+        { a: -Infinity, i: 3 },
+      ],
+      [0, 2],
+    ],
+    [
+      '$gte NaN matches NaN only',
+      { a: { $gte: Decimal128.fromString('NaN') } },
+      [
+        { a: Number.NaN, i: 0 },
+        { a: 0, i: 1 },
+        { a: Decimal128.fromString('NaN'), i: 2 },
+        { a: -Infinity, i: 3 },
+      ],
+      [0, 2],
+    ],
+    [
+      '$gt NaN matches nothing',
+      { a: { $gt: Number.NaN } },
+      [
+        { a: Number.NaN, i: 0 },
+        { a: 0, i: 1 },
+        { a: Decimal128.fromString('NaN'), i: 2 },
+        { a: -Infinity, i: 3 },
+      ],
+      [],
+    ],
+    [
+      '$lt NaN matches nothing',
+      { a: { $lt: Number.NaN } },
+      [
+        { a: Number.NaN, i: 0 },
+        { a: 0, i: 1 },
+        { a: Decimal128.fromString('NaN'), i: 2 },
+        { a: -Infinity, i: 3 },
+      ],
+      [],
     ],
   ])('%s', async (_, query, docs, expected) => {
     await reset(docs);
@@ -362,6 +419,102 @@ describe('planner correctness', () => {
     expect(await c.countDocuments(query)).toBe(expected);
     expect((await fx.db.command({ count: 'planner', query })).n).toBe(expected);
     expect((await c.find(query, { hint: { $natural: 1 } }).toArray()).length).toBe(expected);
+  });
+
+  // Counts from an index alone take its bounds as the answer: each case is one way bounds and matches could part.
+  it.each<[string, Document, Document[], number, CollationOptions?]>([
+    [
+      'a range open downwards among numbers, NaN stored',
+      { a: { $lt: 5 } },
+      [{ a: NaN }, { a: 1 }, { a: 7 }, { a: -Infinity }],
+      2,
+    ],
+    [
+      'a range across number types',
+      { a: { $gte: 2, $lt: 5 } },
+      [{ a: 2 }, { a: new Long(3) }, { a: Decimal128.fromString('4.5') }, { a: 5 }, { a: '3' }, { a: Infinity }],
+      3,
+    ],
+    [
+      'a range open upwards, infinities and NaNs stored',
+      { a: { $gt: 5 } },
+      [
+        { a: 6 },
+        { a: Infinity },
+        { a: NaN },
+        { a: '7' },
+        { a: Decimal128.fromString('NaN') },
+        { a: Decimal128.fromString('Infinity') },
+      ],
+      3,
+    ],
+    [
+      'a range of strings',
+      { a: { $gt: 'a', $lte: 'c' } },
+      [{ a: 'a' }, { a: 'b' }, { a: 'c' }, { a: 'd' }, { a: 5 }],
+      2,
+    ],
+    [
+      'a range of dates',
+      { a: { $gte: DAY } },
+      [{ a: DAY }, { a: new Date(DAY.getTime() + 1) }, { a: new Date(DAY.getTime() - 1) }, { a: 5 }],
+      2,
+    ],
+    [
+      'a day of ObjectIds',
+      { _id: { $gte: ObjectId.createFromTime(1_700_000_100), $lt: ObjectId.createFromTime(1_700_000_300) } },
+      [0, 100, 200, 299, 300].map((s) => ({ _id: ObjectId.createFromTime(1_700_000_000 + s) })),
+      3,
+    ],
+    ['booleans below true', { a: { $lt: true } }, [{ a: false }, { a: true }, { a: 0 }], 1],
+    [
+      'an equality then a range on a compound index',
+      { b: 'x', a: { $gt: 1 } },
+      [
+        { b: 'x', a: 1 },
+        { b: 'x', a: 2 },
+        { b: 'y', a: 3 },
+        { b: 'x', a: 9 },
+        { b: 'x', a: '2' },
+      ],
+      2,
+    ],
+    ['an empty range', { a: { $gt: 5, $lt: 3 } }, [{ a: 4 }, { a: 6 }], 0],
+    ['a range across types', { a: { $gt: 5, $lt: 'z' } }, [{ a: 6 }, { a: 'b' }], 0],
+    [
+      'a string under a collation the index lacks',
+      { a: 'abc' },
+      [{ a: 'ABC' }, { a: 'abc' }, { a: 'x' }],
+      2,
+      { locale: 'en', strength: 2 },
+    ],
+    [
+      'a number and a string under a collation the index lacks',
+      { b: 5, a: 'abc' },
+      [
+        { b: 5, a: 'ABC' },
+        { b: 5, a: 'abc' },
+        { b: 5, a: 'x' },
+        { b: 6, a: 'abc' },
+      ],
+      2,
+      { locale: 'en', strength: 2 },
+    ],
+  ])('a count of %s from the index equals a scan', async (_, query, docs, expected, ...[collation]) => {
+    await reset(docs.map((doc, i) => ({ i, ...doc })));
+    const c = fx.db.collection('planner');
+    const options: { collation?: CollationOptions } = collation ? { collation } : {};
+    expect((await c.find(query, { ...options, hint: { $natural: 1 } }).toArray()).length).toBe(expected);
+    expect(await c.countDocuments(query, options)).toBe(expected);
+    expect((await fx.db.command({ count: 'planner', query, ...options })).n).toBe(expected);
+  });
+
+  it('a count hinted to an index of other fields reads the documents', async () => {
+    await reset([
+      { a: 1, i: 0 },
+      { a: 2, i: 1 },
+    ]);
+    expect((await fx.db.command({ count: 'planner', query: { a: 1 }, hint: { i: 1 } })).n).toBe(1);
   });
 
   it('a keyset page in a transaction sees its own inserts', async () => {

@@ -1,7 +1,7 @@
-import { Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
+import { Decimal128, Double, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
 import fc from 'fast-check';
 
-import { bsonEquals, compareBson, compareNumbers, compareStrings } from './bson-compare.js';
+import { bsonEquals, compareBson, compareNumbers, compareStrings, isNaNNumber } from './bson-compare.js';
 import { encodeIndexValue } from './index-key-encoder.js';
 
 const sign = (n: number): number => Math.sign(n);
@@ -37,6 +37,24 @@ describe('compareNumbers', () => {
         expect(sign(compareNumbers(a, b)) || 0).toBe(-sign(compareNumbers(b, a)) || 0);
       }),
     );
+  });
+});
+
+describe('isNaNNumber', () => {
+  it.each<[unknown, boolean]>([
+    [Number.NaN, true],
+    [new Double(Number.NaN), true],
+    [Decimal128.fromString('NaN'), true],
+    [Decimal128.fromString('-NaN'), true],
+    [Infinity, false],
+    [Decimal128.fromString('Infinity'), false],
+    [0, false],
+    [Long.fromNumber(0), false],
+    ['NaN', false],
+    [null, false],
+    [{ value: Number.NaN }, false],
+  ])('%p: %p', (value, expected) => {
+    expect(isNaNNumber(value)).toBe(expected);
   });
 });
 

@@ -147,6 +147,14 @@ function rankExact(n: ExactNumber): number {
   return n.kind === 'nan' ? 0 : n.kind === '-inf' ? 1 : n.kind === 'finite' ? 2 : 3;
 }
 
+/** Whether `value` is a NaN (a double's or a Decimal128's). */
+export function isNaNNumber(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isNaN(value);
+  const tag = bsonTag(value);
+  if (tag === 'Double') return Number.isNaN((value as { value: number }).value);
+  return tag === 'Decimal128' && toExactNumber(value).kind === 'nan';
+}
+
 /** Compares two BSON numbers of any numeric type by value (NaN sorts first). */
 export function compareNumbers(a: unknown, b: unknown): number {
   // An integral double's marker (wire/integral-doubles.ts) compares as its number, without the exact path.

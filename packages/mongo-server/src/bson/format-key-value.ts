@@ -10,6 +10,10 @@ export function formatKeyValue(value: unknown): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
+      // mongod's BSONElement::toString for the doubles JavaScript spells otherwise.
+      if (Number.isNaN(value)) return 'nan.0';
+      if (!Number.isFinite(value)) return value > 0 ? 'inf.0' : '-inf.0';
+      return String(value);
     case 'bigint':
     case 'boolean':
       return String(value);

@@ -1,6 +1,7 @@
-import { type Document, MaxKey, MinKey } from 'bson';
+import type { Document } from 'bson';
 
-import { formatBounds, FULL_RANGE, isSinglePoint } from '../query/index-bounds.js';
+import { countScanKeys } from '../query/count-scan-keys.js';
+import { formatBounds } from '../query/index-bounds.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import {
   countOutcome,
@@ -118,29 +119,6 @@ function explainFind(cmd: Document, ctx: CommandContext): Explained {
 }
 
 /**
- * Whether the plan's bounds are one interval of the index (equalities on a
- * prefix of its fields, the rest unbounded), mongod's condition for turning
- * the scan into a COUNT_SCAN; the keys of that interval's two ends.
- */
-function countScanKeys(plan: IndexScanPlan): { startKey: Document; endKey: Document } | undefined {
-  const { fields } = plan.index.ordered;
-  const points = plan.bounds.findIndex((list) => !isSinglePoint(list));
-  const prefix = points === -1 ? fields.length : points;
-  const rest = plan.bounds.slice(prefix);
-  if (!rest.every((list) => list === FULL_RANGE)) return undefined;
-  // Named after the key pattern's fields, as mongod's stats name them (an index on `__proto__` included).
-  const end = (low: boolean) =>
-    Object.fromEntries(
-      fields.map((field, i) =>
-        i < prefix
-          ? [field.path, plan.bounds[i]![0]!.start.value]
-          : [field.path, (field.direction === 1) === low ? new MinKey() : new MaxKey()],
-      ),
-    );
-  return { startKey: end(true), endKey: end(false) };
-}
-
-/**
  * A count's plan, as mongod's count command plans it: RECORD_STORE_FAST_COUNT
  * for no query and no hint, COUNT over EOF for a missing collection, COUNT
  * over COUNT_SCAN when an index's entries alone answer it in one interval,
@@ -228,7 +206,7 @@ function countScanStage(
   const stage: Document = {
     stage: 'COUNT_SCAN',
     ...indexStageFields(indexCount.plan),
-    indexBounds: { startKey: keys.startKey, startKeyInclusive: true, endKey: keys.endKey, endKeyInclusive: true },
+    indexBounds: { ...keys },
   };
   const nReturned = limit > 0 ? Math.min(entries, skip + limit) : entries;
   return { plan: indexCount.plan, stage, withStats: { ...stage, nReturned, keysExamined }, keysExamined };

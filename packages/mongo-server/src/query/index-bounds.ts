@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 
-import { bsonTypeRank, compareBson, isSubDocument } from '../bson/bson-compare.js';
+import { bsonTypeRank, compareBson, isNaNNumber, isSubDocument } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { compareIndexValues, INDEX_END, INDEX_START, IndexEdge } from '../store/index-key-order.js';
 
@@ -17,6 +17,7 @@ export type IntervalList = readonly Interval[];
 export const FULL_RANGE: IntervalList = [{ start: INDEX_START, end: INDEX_END }];
 
 const NULL_RANK = bsonTypeRank(null);
+const NUMBER_RANK = bsonTypeRank(0);
 const REGEX_RANK = bsonTypeRank(/re/);
 
 /** A sub-document that is not a regex (`isSubDocument` admits a RegExp, an operand here). */
@@ -85,17 +86,23 @@ export function operatorBounds(operator: string, value: unknown): IntervalList |
   }
   if (!boundable(value)) return undefined;
   const rank = bsonTypeRank(value);
+  if (operator === '$eq') return [point(value)];
+  if (rank === NUMBER_RANK && isNaNNumber(value)) {
+    // A range with NaN matches NaN alone (`$gte`, `$lte`) or nothing (`$gt`, `$lt`), as in mongod.
+    if (operator === '$gte' || operator === '$lte') return [point(value)];
+    return operator === '$gt' || operator === '$lt' ? [] : undefined;
+  }
+  // Numbers below start at -Infinity, as mongod's `[-inf.0, 5)`: NaN sorts lower, and no range matches it.
+  const typeStart = rank === NUMBER_RANK ? IndexEdge.before(-Infinity) : IndexEdge.typeStart(rank);
   switch (operator) {
-    case '$eq':
-      return [point(value)];
     case '$gt':
       return [{ start: IndexEdge.after(value), end: IndexEdge.typeEnd(rank) }];
     case '$gte':
       return [{ start: IndexEdge.before(value), end: IndexEdge.typeEnd(rank) }];
     case '$lt':
-      return [{ start: IndexEdge.typeStart(rank), end: IndexEdge.before(value) }];
+      return [{ start: typeStart, end: IndexEdge.before(value) }];
     case '$lte':
-      return [{ start: IndexEdge.typeStart(rank), end: IndexEdge.after(value) }];
+      return [{ start: typeStart, end: IndexEdge.after(value) }];
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { type Collection, MongoClient } from 'mongodb';
+import { type Collection, MongoClient, ObjectId } from 'mongodb';
 
 import { EmbeddedMongoServer } from '../embedded-mongo-server.js';
 import { CollectionStore } from '../store/collection-store.js';
@@ -55,6 +55,9 @@ describe('countQuery', () => {
     ['an equality on a compound index’s first field', { category: 'c1' }, 10],
     ['an $eq on a unique index', { slug: { $eq: 'p-7' } }, 1],
     ['an equality matching nothing', { category: 'none' }, 0],
+    ['a range of strings', { slug: { $gte: 'p-7', $lt: 'p-9' } }, 2],
+    ['a range open upwards', { category: { $gt: 'c1' } }, 20],
+    ['an equality, then a range', { category: 'c1', _id: { $gte: new ObjectId('000000000000000000000000') } }, 10],
   ])('should count %s from the index alone', async (_, filter, expected) => {
     expect(await counted(() => products.countDocuments(filter))).toEqual([expected, 0]);
     expect(
@@ -67,6 +70,8 @@ describe('countQuery', () => {
     ['an equality on a multikey index', { tags: 't1' }, 13],
     ['an equality and a field no index has', { category: 'c1', price: 5 }, 1],
     ['a string under the collation of none of the indexes', { name: 'product 3' }, 0],
+    ['a $ne', { category: { $ne: 'c1' } }, 30],
+    ['a range on a multikey index', { tags: { $gt: 't0' } }, 26],
   ])('should fetch and match the documents for %s', async (_, filter, expected) => {
     const [n, fetched] = await counted(() => products.countDocuments(filter));
     expect(n).toBe(expected);

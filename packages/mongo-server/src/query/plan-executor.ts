@@ -1,14 +1,22 @@
 import type { Document } from 'bson';
 
-import { bsonTag } from '../bson/bson-compare.js';
+import { bsonTag, compareBson } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { TransactionOverlay } from '../session/transaction-overlay.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { compareIndexValues, INDEX_END, INDEX_START } from '../store/index-key-order.js';
+import { compareIndexValues, INDEX_END, INDEX_START, type IndexEdge } from '../store/index-key-order.js';
 import type { IndexEntryKey } from '../store/ordered-index.js';
-import { contains, FULL_RANGE, isPoints, isSinglePoint } from './index-bounds.js';
+import {
+  contains,
+  FULL_RANGE,
+  intersectionOf,
+  type IntervalList,
+  isPoints,
+  isSinglePoint,
+  operatorBounds,
+} from './index-bounds.js';
 import { OperationBudget } from './operation-budget.js';
 import { compileFilter } from './query-context.js';
 import { type IndexScanPlan, planQuery, type PlanRequest, type QueryPlan } from './query-planner.js';
@@ -237,10 +245,10 @@ export type CountOutcome =
 /**
  * How many documents {@link runQuery} would return for `request`, counted
  * from an index alone when its bounds say exactly which documents match, as
- * MongoDB's COUNT_SCAN does: a filter of equalities on scalars (a string,
- * number, boolean, date or ObjectId) over fields of one index, none of them
- * multikey, outside a transaction that changed the collection. Otherwise the
- * documents are fetched and matched, as for a find.
+ * MongoDB's COUNT_SCAN does: a filter of equalities and ranges on scalars
+ * (a string, number, boolean, date or ObjectId) over fields of one index,
+ * none of them multikey, outside a transaction that changed the collection.
+ * Otherwise the documents are fetched and matched, as for a find.
  */
 export function countQuery(view: CollectionView | undefined, request: QueryRequest): number {
   return countOutcome(view, request).n;
@@ -252,11 +260,12 @@ export function countOutcome(view: CollectionView | undefined, request: QueryReq
   return Collation.run(collation, (): CountOutcome => {
     const { store, changes } = view ? storeOf(view) : {};
     const filter = request.filter;
-    if (store && !changes && filter && isScalarEqualities(filter)) {
+    const exact = store && !changes && filter ? exactBounds(filter) : undefined;
+    if (store && filter && exact) {
       // Compiled, unused, before the plan: a bad filter is refused as a find refuses it (and before a bad hint).
       compileFilter(filter);
       const plan = planQuery(store, { filter, hint: request.hint, collation: request.collation }, collation);
-      if (plan.kind === 'IXSCAN' && boundsAreExact(plan, filter)) {
+      if (plan.kind === 'IXSCAN' && walksExactly(plan, exact)) {
         const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
         let entries = 0;
         for (const _entry of scanEntries(plan, stats)) entries++;
@@ -269,7 +278,7 @@ export function countOutcome(view: CollectionView | undefined, request: QueryReq
   });
 }
 
-/** A scalar an equality's index bounds hold exactly the matching keys of (arrays, documents, null and regexes match more). */
+/** A scalar whose index bounds hold exactly the keys it matches (arrays, documents, null, NaN and regexes match otherwise). */
 function isIndexExactScalar(value: unknown): boolean {
   switch (typeof value) {
     case 'string':
@@ -285,36 +294,67 @@ function isIndexExactScalar(value: unknown): boolean {
   return tag === 'Double' && !Number.isNaN((value as { value: number }).value);
 }
 
-/** `{ field: scalar, 'other.field': { $eq: scalar } }` and nothing else. */
-function isScalarEqualities(filter: Document): boolean {
+/** Operators whose bounds on a scalar hold exactly the values they match. */
+const EXACT_OPERATORS: ReadonlySet<string> = new Set(['$eq', '$gt', '$gte', '$lt', '$lte']);
+
+/**
+ * Per field of `filter`, the index bounds that hold exactly the values its
+ * condition matches, or undefined when a condition is anything but
+ * equalities and ranges (`x`, `{ $gte: x, $lt: y }`, …) on scalars. Strings
+ * compare under the command's collation here as in the planner, and the
+ * planner keeps their bounds only on an index of that same collation.
+ */
+function exactBounds(filter: Document): Map<string, IntervalList> | undefined {
   const entries = Object.entries(filter);
+  if (entries.length === 0) return undefined;
+  const out = new Map<string, IntervalList>();
+  for (const [field, condition] of entries) {
+    if (field.startsWith('$') || field === '__proto__') return undefined;
+    if (isIndexExactScalar(condition)) {
+      out.set(field, operatorBounds('$eq', condition)!);
+      continue;
+    }
+    if (condition === null || typeof condition !== 'object' || Object.getPrototypeOf(condition) !== Object.prototype) {
+      return undefined;
+    }
+    const operators = Object.entries(condition as Document);
+    if (operators.length === 0) return undefined;
+    let list = FULL_RANGE;
+    for (const [operator, operand] of operators) {
+      if (!EXACT_OPERATORS.has(operator) || !isIndexExactScalar(operand)) return undefined;
+      list = intersectionOf(list, operatorBounds(operator, operand)!);
+    }
+    out.set(field, list);
+  }
+  return out;
+}
+
+/** Whether `plan` walks exactly the entries `exact` describes, one per document: every field bounded as it says. */
+function walksExactly(plan: IndexScanPlan, exact: Map<string, IntervalList>): boolean {
+  const { fields } = plan.index.ordered;
+  if (plan.index.ordered.isMultikeyOnAnyField()) return false;
+  for (const [field, list] of exact) {
+    const position = fields.findIndex((indexed) => indexed.path === field);
+    // The planner kept the bounds (it drops a string's under another collation than the index's).
+    if (position < 0 || !sameIntervals(plan.bounds[position]!, list)) return false;
+  }
+  return true;
+}
+
+function sameEdge(a: IndexEdge, b: IndexEdge): boolean {
   return (
-    entries.length > 0 &&
-    entries.every(([field, condition]) => {
-      if (field.startsWith('$') || field === '__proto__') return false;
-      if (isIndexExactScalar(condition)) return true;
-      if (
-        condition === null ||
-        typeof condition !== 'object' ||
-        Object.getPrototypeOf(condition) !== Object.prototype
-      ) {
-        return false;
-      }
-      const keys = Object.keys(condition);
-      return keys.length === 1 && keys[0] === '$eq' && isIndexExactScalar((condition as Document).$eq);
-    })
+    a.rank === b.rank &&
+    a.side === b.side &&
+    a.ofValue === b.ofValue &&
+    (!a.ofValue || compareBson(a.value, b.value) === 0)
   );
 }
 
-/** Whether `plan` walks exactly the documents `filter` (scalar equalities) matches, one entry each. */
-function boundsAreExact(plan: IndexScanPlan, filter: Document): boolean {
-  const { fields } = plan.index.ordered;
-  if (plan.index.ordered.isMultikeyOnAnyField()) return false;
-  return Object.keys(filter).every((field) => {
-    const position = fields.findIndex((indexed) => indexed.path === field);
-    // A single point: the planner kept the bound (a string under another collation than the index's is not kept).
-    return position >= 0 && isSinglePoint(plan.bounds[position]!);
-  });
+function sameIntervals(a: IntervalList, b: IntervalList): boolean {
+  return (
+    a.length === b.length &&
+    a.every((interval, i) => sameEdge(interval.start, b[i]!.start) && sameEdge(interval.end, b[i]!.end))
+  );
 }
 
 function runCollatedQuery(

@@ -12,7 +12,7 @@ import type { Options } from 'mingo/types';
 import { evalExpr } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
-import { bsonEquals, bsonTypeRank, compareBson } from '../bson/bson-compare.js';
+import { bsonEquals, bsonTypeRank, compareBson, isNaNNumber } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
@@ -48,10 +48,19 @@ function equalsMatch(lhs: unknown, rhs: unknown, depth: number): boolean {
   return candidates(lhs, depth).some((v) => bsonEquals(v, rhs));
 }
 
+const NUMBER_RANK = bsonTypeRank(0);
+
 function rangeMatch(lhs: unknown, rhs: unknown, depth: number, test: (c: number) => boolean): boolean {
   const rank = bsonTypeRank(rhs);
   // Type bracketing: `$gt: 5` only ever matches numbers, `$lt: 'b'` only strings.
-  return candidates(lhs, depth).some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
+  if (rank !== NUMBER_RANK)
+    return candidates(lhs, depth).some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
+  // NaN sorts below every number, but mongod's range operators never match it against a number, nor a
+  // number against it: NaN is only `$gte`/`$lte` NaN (its ComparisonMatchExpression's special case).
+  const nan = isNaNNumber(rhs);
+  return candidates(lhs, depth).some(
+    (v) => bsonTypeRank(v) === rank && isNaNNumber(v) === nan && test(compareBson(v, rhs)),
+  );
 }
 
 function inMatch(lhs: unknown, values: unknown, depth: number): boolean {
