@@ -319,6 +319,18 @@ describe('explain of count', () => {
     expect((executionStats(explain).executionStages as Document).nCounted).toBe(nCounted);
   });
 
+  it('an element of a multikey field: COUNT_SCAN, each document counted once', async () => {
+    const query = { tags: 't3' };
+    const matching = await items.countDocuments(query, { hint: { $natural: 1 } });
+    const explain = await explainCount({ query });
+    expect(winningPlan(explain).inputStage).toMatchObject({
+      stage: 'COUNT_SCAN',
+      indexName: 'tags_1',
+      isMultiKey: true,
+    });
+    expect((executionStats(explain).executionStages as Document).nCounted).toBe(matching);
+  });
+
   it('no query: RECORD_STORE_FAST_COUNT, which reports the skip asked for', async () => {
     for (const [page, nCounted, nSkipped] of [
       [{}, N, 0],

@@ -488,6 +488,10 @@ describe('planner correctness', () => {
       2,
       { locale: 'en', strength: 2 },
     ],
+    ['an element of a multikey field, each document once', { a: 2 }, [{ a: [2, 2, 3] }, { a: [2] }, { a: 5 }], 2],
+    ['a range on a multikey field, each document once', { a: { $gt: 1 } }, [{ a: [0, 2, 3] }, { a: [1] }, { a: 4 }], 2],
+    ['a value held in an array in an array', { b: 2 }, [{ b: [[2]] }, { b: [2] }, { b: 3 }], 1],
+    ['a field under an array in an array', { 'c.x': 1 }, [{ c: [[{ x: 1 }]] }, { c: [{ x: 1 }] }, { c: { x: 2 } }], 1],
     [
       'a number and a string under a collation the index lacks',
       { b: 5, a: 'abc' },

@@ -190,9 +190,9 @@ function countedResult(plan: QueryPlan, keysExamined = 0): QueryResult {
 
 /**
  * COUNT_SCAN over one interval of `indexCount`'s index, or undefined when
- * its bounds are not one interval. With a limit, COUNT stops the scan once
- * it has counted enough; otherwise the scan examines one key past the last
- * (the probe that finds the end), as mongod's does.
+ * its bounds are not one interval. It returns each document once (a
+ * multikey index's duplicates are examined, not returned), until COUNT has
+ * counted `skip + limit`.
  */
 function countScanStage(
   indexCount: IndexCount,
@@ -201,8 +201,7 @@ function countScanStage(
 ): { plan: IndexScanPlan; stage: Document; withStats: Document; keysExamined: number } | undefined {
   const keys = countScanKeys(indexCount.plan);
   if (!keys) return undefined;
-  const { entries } = indexCount;
-  const keysExamined = limit > 0 && entries >= skip + limit ? skip + limit : entries + 1;
+  const { entries, keysExamined } = indexCount;
   const stage: Document = {
     stage: 'COUNT_SCAN',
     ...indexStageFields(indexCount.plan),

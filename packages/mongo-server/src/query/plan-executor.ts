@@ -233,8 +233,14 @@ export function runQuery(view: CollectionView | undefined, request: QueryRequest
 /** A count taken from one index's entries alone, without fetching a document (MongoDB's COUNT_SCAN). */
 export interface IndexCount {
   readonly plan: IndexScanPlan;
-  /** The index entries that match, before skip and limit. */
+  /** The documents whose entries match, before skip and limit. */
   readonly entries: number;
+  /**
+   * The keys mongod's COUNT_SCAN examines under a COUNT with the request's
+   * skip and limit: up to the last document counted, else every matching key
+   * and the probe past the last (duplicates of a multikey index included).
+   */
+  readonly keysExamined: number;
 }
 
 /** How {@link countQuery} counted: `n` after skip and limit, and either the index count or the query it ran. */
@@ -246,9 +252,10 @@ export type CountOutcome =
  * How many documents {@link runQuery} would return for `request`, counted
  * from an index alone when its bounds say exactly which documents match, as
  * MongoDB's COUNT_SCAN does: a filter of equalities and ranges on scalars
- * (a string, number, boolean, date or ObjectId) over fields of one index,
- * none of them multikey, outside a transaction that changed the collection.
- * Otherwise the documents are fetched and matched, as for a find.
+ * (a string, number, boolean, date or ObjectId) over fields of one index
+ * (one field only if the index is multikey, each document then counted once),
+ * outside a transaction that changed the collection. Otherwise the documents
+ * are fetched and matched, as for a find.
  */
 export function countQuery(view: CollectionView | undefined, request: QueryRequest): number {
   return countOutcome(view, request).n;
@@ -267,10 +274,22 @@ export function countOutcome(view: CollectionView | undefined, request: QueryReq
       const plan = planQuery(store, { filter, hint: request.hint, collation: request.collation }, collation);
       if (plan.kind === 'IXSCAN' && walksExactly(plan, exact)) {
         const stats: QueryStats = { keysExamined: 0, docsExamined: 0, nReturned: 0 };
+        const skip = request.skip ?? 0;
+        const wanted = request.limit ? skip + request.limit : Number.POSITIVE_INFINITY;
+        // A multikey index holds a document once per matching element.
+        const seen = plan.index.ordered.isMultikeyOnAnyField() ? new Set<string>() : undefined;
         let entries = 0;
-        for (const _entry of scanEntries(plan, stats)) entries++;
-        const n = Math.max(0, entries - (request.skip ?? 0));
-        return { n: request.limit ? Math.min(n, request.limit) : n, indexCount: { plan, entries } };
+        let keys = 0;
+        let keysAtLimit = 0;
+        for (const [, idKey] of scanEntries(plan, stats)) {
+          keys++;
+          if (seen?.has(idKey)) continue;
+          seen?.add(idKey);
+          if (++entries === wanted) keysAtLimit = keys;
+        }
+        const n = Math.max(0, entries - skip);
+        const keysExamined = entries >= wanted ? keysAtLimit : keys + 1;
+        return { n: request.limit ? Math.min(n, request.limit) : n, indexCount: { plan, entries, keysExamined } };
       }
     }
     const result = runCollatedQuery(view, request, collation);
@@ -329,10 +348,17 @@ function exactBounds(filter: Document): Map<string, IntervalList> | undefined {
   return out;
 }
 
-/** Whether `plan` walks exactly the entries `exact` describes, one per document: every field bounded as it says. */
+/**
+ * Whether `plan` walks exactly the entries `exact` describes: every field
+ * bounded as it says. On a multikey index only one field may be (its keys
+ * pair every value of one field with every value of the other, where the
+ * matcher may take them from two elements), and no document may hold an
+ * array in an array there (see `OrderedIndex.hasNestedArrays`).
+ */
 function walksExactly(plan: IndexScanPlan, exact: Map<string, IntervalList>): boolean {
-  const { fields } = plan.index.ordered;
-  if (plan.index.ordered.isMultikeyOnAnyField()) return false;
+  const { ordered } = plan.index;
+  const { fields } = ordered;
+  if (ordered.isMultikeyOnAnyField() && (exact.size > 1 || ordered.hasNestedArrays())) return false;
   for (const [field, list] of exact) {
     const position = fields.findIndex((indexed) => indexed.path === field);
     // The planner kept the bounds (it drops a string's under another collation than the index's).

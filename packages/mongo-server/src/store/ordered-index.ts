@@ -34,10 +34,20 @@ export interface IndexField {
   readonly direction: 1 | -1;
 }
 
+/**
+ * Set by {@link collectValues} when it met an array directly inside an
+ * array: the keys then hold values the matcher never compares (MongoDB
+ * indexes `[[2]]` under `[2]`, the matcher does not take it for `2`).
+ * Reset and read by `entriesOf`, around its calls.
+ */
+let sawNestedArray = false;
+
 function pushFlattened(values: readonly unknown[], out: unknown[]): void {
   for (const value of values) {
-    if (Array.isArray(value)) pushFlattened(value, out);
-    else out.push(value);
+    if (Array.isArray(value)) {
+      sawNestedArray = true;
+      pushFlattened(value, out);
+    } else out.push(value);
   }
 }
 
@@ -51,7 +61,12 @@ function collectValues(value: unknown, parts: readonly string[], at: number, out
   if (Array.isArray(value)) {
     const before = out.length;
     if (at === parts.length) pushFlattened(value, out);
-    else for (const element of value) collectValues(element, parts, at, out);
+    else {
+      for (const element of value) {
+        if (Array.isArray(element)) sawNestedArray = true;
+        collectValues(element, parts, at, out);
+      }
+    }
     if (out.length === before) out.push(undefined);
     return true;
   }
@@ -66,10 +81,11 @@ function collectValues(value: unknown, parts: readonly string[], at: number, out
   return collectValues(Object.hasOwn(value, parts[at]!) ? value[parts[at]!] : undefined, parts, at + 1, out);
 }
 
-/** A document's entries in one index, and per field whether its path met an array. */
+/** A document's entries in one index, per field whether its path met an array, and whether one held another. */
 interface Entries {
   readonly keys: IndexEntryKey[];
   readonly arrays: boolean[];
+  readonly nested: boolean;
 }
 
 /**
@@ -86,7 +102,9 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 function sameEntries(a: Entries, b: Entries): boolean {
-  if (a.keys.length !== b.keys.length || a.arrays.some((array, i) => array !== b.arrays[i])) return false;
+  if (a.keys.length !== b.keys.length || a.nested !== b.nested || a.arrays.some((array, i) => array !== b.arrays[i])) {
+    return false;
+  }
   return a.keys.every((key, k) => {
     const other = b.keys[k]!;
     return key.length === other.length && key.every((value, i) => sameValue(value, other[i]));
@@ -106,6 +124,8 @@ export class OrderedIndex {
   private readonly compare: (a: IndexEntryKey, b: IndexEntryKey) => number;
   /** Per field: how many stored documents met an array on its path. */
   private readonly multikeyDocs: number[];
+  /** How many stored documents met an array directly inside an array on a field's path. */
+  private nestedDocs = 0;
 
   constructor(
     readonly name: string,
@@ -163,6 +183,15 @@ export class OrderedIndex {
     return this.multikeyDocs.some((count) => count > 0);
   }
 
+  /**
+   * Whether some stored document has an array directly inside an array on
+   * a field's path: its keys then take in values the matcher does not
+   * compare, so only a fetch and match can tell which documents match.
+   */
+  hasNestedArrays(): boolean {
+    return this.nestedDocs > 0;
+  }
+
   /** MongoDB's `multiKeyPaths`: for each field, the path prefixes that hold arrays (approximated by the field itself). */
   multiKeyPaths(): Document {
     return Object.fromEntries(this.fields.map((field, i) => [field.path, this.isMultikey(i) ? [field.path] : []]));
@@ -171,18 +200,20 @@ export class OrderedIndex {
   private entriesOf(doc: Document, seq: number): Entries {
     const perField: unknown[][] = [];
     const arrays: boolean[] = [];
+    sawNestedArray = false;
     for (const parts of this.parts) {
       const values: unknown[] = [];
       arrays.push(collectValues(doc, parts, 0, values));
       perField.push(values);
     }
+    const nested = sawNestedArray;
     if (this.sparse && perField.every((values) => values.every((v) => v === undefined))) {
-      return { keys: [], arrays };
+      return { keys: [], arrays, nested };
     }
     let keys: IndexEntryKey[] = [[]];
     for (const values of perField) keys = keys.flatMap((key) => values.map((v) => [...key, v]));
     for (const key of keys) key.push(seq);
-    return { keys, arrays };
+    return { keys, arrays, nested };
   }
 
   /** Adds the entries of `doc`, stored as `idKey` with natural-order number `seq`. */
@@ -209,17 +240,19 @@ export class OrderedIndex {
     this.addEntries(idKey, next);
   }
 
-  private addEntries(idKey: string, { keys, arrays }: Entries): void {
+  private addEntries(idKey: string, { keys, arrays, nested }: Entries): void {
     arrays.forEach((array, i) => {
       if (array) this.multikeyDocs[i]!++;
     });
+    if (nested) this.nestedDocs++;
     for (const key of keys) this.tree.set(key, idKey);
   }
 
-  private removeEntries({ keys, arrays }: Entries): void {
+  private removeEntries({ keys, arrays, nested }: Entries): void {
     arrays.forEach((array, i) => {
       if (array) this.multikeyDocs[i]!--;
     });
+    if (nested) this.nestedDocs--;
     for (const key of keys) this.tree.delete(key);
   }
 
