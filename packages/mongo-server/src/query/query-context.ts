@@ -53,8 +53,9 @@ const NUMBER_RANK = bsonTypeRank(0);
 function rangeMatch(lhs: unknown, rhs: unknown, depth: number, test: (c: number) => boolean): boolean {
   const rank = bsonTypeRank(rhs);
   // Type bracketing: `$gt: 5` only ever matches numbers, `$lt: 'b'` only strings.
-  if (rank !== NUMBER_RANK)
+  if (rank !== NUMBER_RANK) {
     return candidates(lhs, depth).some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
+  }
   // NaN sorts below every number, but mongod's range operators never match it against a number, nor a
   // number against it: NaN is only `$gte`/`$lte` NaN (its ComparisonMatchExpression's special case).
   const nan = isNaNNumber(rhs);
