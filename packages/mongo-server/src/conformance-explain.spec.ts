@@ -4,7 +4,7 @@
  * through the driver's and mongoose's `.explain()` (works against a real
  * MongoDB via MONGO_URL).
  */
-import { type Collection, type Document, ObjectId } from 'mongodb';
+import { type Collection, type Document, MaxKey, MinKey, ObjectId } from 'mongodb';
 import mongoose from 'mongoose';
 
 import { useDriverFixture } from './conformance.fixture.js';
@@ -111,6 +111,9 @@ describe('explain', () => {
     [{ n: { $gt: 495 } }, ['(495, inf.0]']],
     [{ n: { $lte: Number.NaN } }, ['[nan.0, nan.0]']],
     [{ n: { $gt: Number.NaN } }, []],
+    // Every other type lies below MaxKey and above MinKey.
+    [{ n: { $lt: new MaxKey() } }, ['[MinKey, MaxKey)']],
+    [{ n: { $gt: new MinKey() } }, ['(MinKey, MaxKey]']],
   ])('bounds of %j', async (filter, bounds) => {
     const explain = await items.find(filter).explain('queryPlanner');
     expect(winningPlan(explain).inputStage).toMatchObject({ stage: 'IXSCAN', indexBounds: { n: bounds } });

@@ -6,7 +6,16 @@
  * against a real MongoDB via MONGO_URL, a replica set for the transaction).
  */
 import fc from 'fast-check';
-import { type Collection, type CollationOptions, Decimal128, type Document, Long, ObjectId } from 'mongodb';
+import {
+  type Collection,
+  type CollationOptions,
+  Decimal128,
+  type Document,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+} from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
 import { accessPath, stagesOf, winningPlan } from './explain-plan.fixture.js';
@@ -265,6 +274,76 @@ describe('planner correctness', () => {
         { a: -Infinity, i: 3 },
       ],
       [],
+    ],
+    [
+      'every other type, a missing field included, is below MaxKey',
+      { a: { $lt: new MaxKey() } },
+      [
+        { a: 1, i: 0 },
+        { a: 'x', i: 1 },
+        { a: null, i: 2 },
+        { i: 3 },
+        { a: new MinKey(), i: 4 },
+        { a: new MaxKey(), i: 5 },
+        { a: [1], i: 6 },
+      ],
+      [0, 1, 2, 3, 4, 6],
+    ],
+    [
+      '$lte MaxKey takes MaxKey too',
+      { a: { $lte: new MaxKey() } },
+      [
+        { a: 1, i: 0 },
+        { a: 'x', i: 1 },
+        { a: null, i: 2 },
+        { i: 3 },
+        { a: new MinKey(), i: 4 },
+        { a: new MaxKey(), i: 5 },
+        { a: [1], i: 6 },
+      ],
+      [0, 1, 2, 3, 4, 5, 6],
+    ],
+    [
+      'every other type is above MinKey',
+      { a: { $gt: new MinKey() } },
+      [
+        { a: 1, i: 0 },
+        { a: 'x', i: 1 },
+        { a: null, i: 2 },
+        { i: 3 },
+        { a: new MinKey(), i: 4 },
+        { a: new MaxKey(), i: 5 },
+        { a: [1], i: 6 },
+      ],
+      [0, 1, 2, 3, 5, 6],
+    ],
+    [
+      'nothing is above MaxKey',
+      { a: { $gt: new MaxKey() } },
+      [
+        { a: 1, i: 0 },
+        { a: 'x', i: 1 },
+        { a: null, i: 2 },
+        { i: 3 },
+        { a: new MinKey(), i: 4 },
+        { a: new MaxKey(), i: 5 },
+        { a: [1], i: 6 },
+      ],
+      [],
+    ],
+    [
+      '$lte MinKey is MinKey alone',
+      { a: { $lte: new MinKey() } },
+      [
+        { a: 1, i: 0 },
+        { a: 'x', i: 1 },
+        { a: null, i: 2 },
+        { i: 3 },
+        { a: new MinKey(), i: 4 },
+        { a: new MaxKey(), i: 5 },
+        { a: [1], i: 6 },
+      ],
+      [4],
     ],
   ])('%s', async (_, query, docs, expected) => {
     await reset(docs);

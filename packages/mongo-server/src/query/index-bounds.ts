@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import { type Document, MaxKey, MinKey } from 'bson';
 
 import { bsonTypeRank, compareBson, isNaNNumber, isSubDocument } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
@@ -18,6 +18,8 @@ export const FULL_RANGE: IntervalList = [{ start: INDEX_START, end: INDEX_END }]
 
 const NULL_RANK = bsonTypeRank(null);
 const NUMBER_RANK = bsonTypeRank(0);
+const MIN_KEY_RANK = bsonTypeRank(new MinKey());
+const MAX_KEY_RANK = bsonTypeRank(new MaxKey());
 const REGEX_RANK = bsonTypeRank(/re/);
 
 /** A sub-document that is not a regex (`isSubDocument` admits a RegExp, an operand here). */
@@ -93,12 +95,19 @@ export function operatorBounds(operator: string, value: unknown): IntervalList |
     return operator === '$gt' || operator === '$lt' ? [] : undefined;
   }
   // Numbers below start at -Infinity, as mongod's `[-inf.0, 5)`: NaN sorts lower, and no range matches it.
-  const typeStart = rank === NUMBER_RANK ? IndexEdge.before(-Infinity) : IndexEdge.typeStart(rank);
+  // Below MaxKey and above MinKey lie all the other types, as the matcher has it: `[MinKey, MaxKey)`.
+  const typeStart =
+    rank === NUMBER_RANK
+      ? IndexEdge.before(-Infinity)
+      : rank === MAX_KEY_RANK
+        ? INDEX_START
+        : IndexEdge.typeStart(rank);
+  const typeEnd = rank === MIN_KEY_RANK ? INDEX_END : IndexEdge.typeEnd(rank);
   switch (operator) {
     case '$gt':
-      return [{ start: IndexEdge.after(value), end: IndexEdge.typeEnd(rank) }];
+      return [{ start: IndexEdge.after(value), end: typeEnd }];
     case '$gte':
-      return [{ start: IndexEdge.before(value), end: IndexEdge.typeEnd(rank) }];
+      return [{ start: IndexEdge.before(value), end: typeEnd }];
     case '$lt':
       return [{ start: typeStart, end: IndexEdge.before(value) }];
     case '$lte':

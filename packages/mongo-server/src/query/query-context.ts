@@ -1,4 +1,4 @@
-import { type Document, ObjectId } from 'bson';
+import { type Document, MaxKey, MinKey, ObjectId } from 'bson';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -49,9 +49,17 @@ function equalsMatch(lhs: unknown, rhs: unknown, depth: number): boolean {
 }
 
 const NUMBER_RANK = bsonTypeRank(0);
+const MIN_KEY_RANK = bsonTypeRank(new MinKey());
+const MAX_KEY_RANK = bsonTypeRank(new MaxKey());
 
 function rangeMatch(lhs: unknown, rhs: unknown, depth: number, test: (c: number) => boolean): boolean {
   const rank = bsonTypeRank(rhs);
+  if (rank === MIN_KEY_RANK || rank === MAX_KEY_RANK) {
+    // The one exception to type bracketing (mongod's ComparisonMatchExpression): every value of
+    // another type, a missing field included, is below MaxKey and above MinKey.
+    const otherType = rank === MAX_KEY_RANK ? -1 : 1;
+    return candidates(lhs, depth).some((v) => test(bsonTypeRank(v) === rank ? 0 : otherType));
+  }
   // Type bracketing: `$gt: 5` only ever matches numbers, `$lt: 'b'` only strings.
   if (rank !== NUMBER_RANK) {
     return candidates(lhs, depth).some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
