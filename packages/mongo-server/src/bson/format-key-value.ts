@@ -1,5 +1,30 @@
 import { bsonTag } from './bson-compare.js';
 
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** C's `%.<precision>g`: the shorter of fixed and exponent notation, trailing zeros dropped. */
+function formatG(x: number, precision: number): string {
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const [mantissa, power] = x.toExponential(precision - 1).split('e') as [string, string];
+  const exponent = Number(power);
+  const trimmed = (digits: string) => (digits.includes('.') ? digits.replace(/\.?0+$/, '') : digits);
+  if (exponent < -4 || exponent >= precision) {
+    return `${trimmed(mantissa)}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  return trimmed(x.toFixed(precision - 1 - exponent));
+}
+
+/**
+ * A double as mongod prints it (`StringBuilder::appendDoubleNice`): `%.16g`,
+ * then `.0` unless the text holds a `.`, `E` or `N` — so `5.0`, `0.3`,
+ * `1e+20.0`, `nan.0`, `inf.0`, `-0.0`.
+ */
+export function formatDouble(x: number): string {
+  const text = Number.isNaN(x) ? 'nan' : Number.isFinite(x) ? formatG(x, 16) : x > 0 ? 'inf' : '-inf';
+  return /[.EN]/.test(text) ? text : `${text}.0`;
+}
+
 /**
  * Renders a value the way mongod prints it in E11000 messages, e.g.
  * `"a"`, `12`, `ObjectId('…')`, `new Date(1700000000000)`, `{ a: 1 }`.
@@ -10,10 +35,10 @@ export function formatKeyValue(value: unknown): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      // mongod's BSONElement::toString for the doubles JavaScript spells otherwise.
-      if (Number.isNaN(value)) return 'nan.0';
-      if (!Number.isFinite(value)) return value > 0 ? 'inf.0' : '-inf.0';
-      return String(value);
+      // An int32 on the wire prints as an integer; anything else is a double.
+      return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX && !Object.is(value, -0)
+        ? String(value)
+        : formatDouble(value);
     case 'bigint':
     case 'boolean':
       return String(value);
@@ -28,7 +53,7 @@ export function formatKeyValue(value: unknown): string {
       return String(value);
     case 'Double':
       // An integral double (wire/integral-doubles.ts); mongod prints it as `5.0`.
-      return `${String(value)}.0`;
+      return formatDouble((value as { value: number }).value);
     case 'Decimal128':
       return `${String(value)}`;
     case 'Timestamp': {

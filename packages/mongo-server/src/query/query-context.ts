@@ -17,6 +17,7 @@ import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
 import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } from './expression-variables.js';
+import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
@@ -131,6 +132,10 @@ const BSON_QUERY_OPERATORS = {
   $type,
   $mod,
   $size,
+  $bitsAllSet,
+  $bitsAllClear,
+  $bitsAnySet,
+  $bitsAnyClear,
 };
 
 type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
