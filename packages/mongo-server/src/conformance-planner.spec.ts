@@ -125,6 +125,24 @@ beforeAll(async () => {
   await c.createIndex({ b: 1, _id: -1 });
 });
 
+/** NaNs (a double's, a Decimal128's) beside a number and -Infinity: no range matches NaN, whatever it sorts below. */
+const NAN_DOCS = [
+  { a: Number.NaN, i: 0 },
+  { a: 0, i: 1 },
+  { a: Decimal128.fromString('NaN'), i: 2 },
+  { a: -Infinity, i: 3 },
+];
+/** One value of several types, a missing field, MinKey, MaxKey and an array, for comparisons with MinKey and MaxKey. */
+const KEY_DOCS = [
+  { a: 1, i: 0 },
+  { a: 'x', i: 1 },
+  { a: null, i: 2 },
+  { i: 3 },
+  { a: new MinKey(), i: 4 },
+  { a: new MaxKey(), i: 5 },
+  { a: [1], i: 6 },
+];
+
 describe('planner correctness', () => {
   it('indexed results equal a collection scan', async () => {
     await fc.assert(
@@ -212,139 +230,24 @@ describe('planner correctness', () => {
     [
       'NaN sorts below every number, yet a range below them all does not match it',
       { a: { $lt: -1e308 } },
-      [
-        { a: Number.NaN, i: 0 },
-        { a: 0, i: 1 },
-        { a: Decimal128.fromString('NaN'), i: 2 },
-        { a: -Infinity, i: 3 },
-      ],
+      NAN_DOCS,
       [3],
     ],
-    [
-      'a range open upwards from -Infinity takes every number but NaN',
-      { a: { $gte: -Infinity } },
-      [
-        { a: Number.NaN, i: 0 },
-        { a: 0, i: 1 },
-        { a: Decimal128.fromString('NaN'), i: 2 },
-        { a: -Infinity, i: 3 },
-      ],
-      [1, 3],
-    ],
-    [
-      "$lte NaN matches NaN only (a double's and a Decimal128's)",
-      { a: { $lte: Number.NaN } },
-      [
-        { a: Number.NaN, i: 0 },
-        { a: 0, i: 1 },
-        { a: Decimal128.fromString('NaN'), i: 2 },
-        { a: -Infinity, i: 3 },
-      ],
-      [0, 2],
-    ],
-    [
-      '$gte NaN matches NaN only',
-      { a: { $gte: Decimal128.fromString('NaN') } },
-      [
-        { a: Number.NaN, i: 0 },
-        { a: 0, i: 1 },
-        { a: Decimal128.fromString('NaN'), i: 2 },
-        { a: -Infinity, i: 3 },
-      ],
-      [0, 2],
-    ],
-    [
-      '$gt NaN matches nothing',
-      { a: { $gt: Number.NaN } },
-      [
-        { a: Number.NaN, i: 0 },
-        { a: 0, i: 1 },
-        { a: Decimal128.fromString('NaN'), i: 2 },
-        { a: -Infinity, i: 3 },
-      ],
-      [],
-    ],
-    [
-      '$lt NaN matches nothing',
-      { a: { $lt: Number.NaN } },
-      [
-        { a: Number.NaN, i: 0 },
-        { a: 0, i: 1 },
-        { a: Decimal128.fromString('NaN'), i: 2 },
-        { a: -Infinity, i: 3 },
-      ],
-      [],
-    ],
+    ['a range open upwards from -Infinity takes every number but NaN', { a: { $gte: -Infinity } }, NAN_DOCS, [1, 3]],
+    ["$lte NaN matches NaN only (a double's and a Decimal128's)", { a: { $lte: Number.NaN } }, NAN_DOCS, [0, 2]],
+    ['$gte NaN matches NaN only', { a: { $gte: Decimal128.fromString('NaN') } }, NAN_DOCS, [0, 2]],
+    ['$gt NaN matches nothing', { a: { $gt: Number.NaN } }, NAN_DOCS, []],
+    ['$lt NaN matches nothing', { a: { $lt: Number.NaN } }, NAN_DOCS, []],
     [
       'every other type, a missing field included, is below MaxKey',
       { a: { $lt: new MaxKey() } },
-      [
-        { a: 1, i: 0 },
-        { a: 'x', i: 1 },
-        { a: null, i: 2 },
-        { i: 3 },
-        { a: new MinKey(), i: 4 },
-        { a: new MaxKey(), i: 5 },
-        { a: [1], i: 6 },
-      ],
+      KEY_DOCS,
       [0, 1, 2, 3, 4, 6],
     ],
-    [
-      '$lte MaxKey takes MaxKey too',
-      { a: { $lte: new MaxKey() } },
-      [
-        { a: 1, i: 0 },
-        { a: 'x', i: 1 },
-        { a: null, i: 2 },
-        { i: 3 },
-        { a: new MinKey(), i: 4 },
-        { a: new MaxKey(), i: 5 },
-        { a: [1], i: 6 },
-      ],
-      [0, 1, 2, 3, 4, 5, 6],
-    ],
-    [
-      'every other type is above MinKey',
-      { a: { $gt: new MinKey() } },
-      [
-        { a: 1, i: 0 },
-        { a: 'x', i: 1 },
-        { a: null, i: 2 },
-        { i: 3 },
-        { a: new MinKey(), i: 4 },
-        { a: new MaxKey(), i: 5 },
-        { a: [1], i: 6 },
-      ],
-      [0, 1, 2, 3, 5, 6],
-    ],
-    [
-      'nothing is above MaxKey',
-      { a: { $gt: new MaxKey() } },
-      [
-        { a: 1, i: 0 },
-        { a: 'x', i: 1 },
-        { a: null, i: 2 },
-        { i: 3 },
-        { a: new MinKey(), i: 4 },
-        { a: new MaxKey(), i: 5 },
-        { a: [1], i: 6 },
-      ],
-      [],
-    ],
-    [
-      '$lte MinKey is MinKey alone',
-      { a: { $lte: new MinKey() } },
-      [
-        { a: 1, i: 0 },
-        { a: 'x', i: 1 },
-        { a: null, i: 2 },
-        { i: 3 },
-        { a: new MinKey(), i: 4 },
-        { a: new MaxKey(), i: 5 },
-        { a: [1], i: 6 },
-      ],
-      [4],
-    ],
+    ['$lte MaxKey takes MaxKey too', { a: { $lte: new MaxKey() } }, KEY_DOCS, [0, 1, 2, 3, 4, 5, 6]],
+    ['every other type is above MinKey', { a: { $gt: new MinKey() } }, KEY_DOCS, [0, 1, 2, 3, 5, 6]],
+    ['nothing is above MaxKey', { a: { $gt: new MaxKey() } }, KEY_DOCS, []],
+    ['$lte MinKey is MinKey alone', { a: { $lte: new MinKey() } }, KEY_DOCS, [4]],
   ])('%s', async (_, query, docs, expected) => {
     await reset(docs);
     const c = fx.db.collection('planner');
