@@ -18,6 +18,8 @@ interface KeyEnd {
   readonly inclusive: boolean;
 }
 
+const OBJECT_ID_MIN = new ObjectId('000000000000000000000000');
+
 /**
  * The values mongod's bounds start and end a type's range with, by type
  * rank: `$gt: 5` is `(5, inf.0]`, `$lt: 'b'` is `["", "b")`, and a string
@@ -25,7 +27,6 @@ interface KeyEnd {
  * Dates are left out: their range ends at ±2⁶³ ms, which a JavaScript Date
  * cannot hold.
  */
-const OBJECT_ID_MIN = new ObjectId('000000000000000000000000');
 const TYPE_ENDS = new Map<number, readonly [KeyEnd, KeyEnd]>([
   [
     bsonTypeRank(0),
