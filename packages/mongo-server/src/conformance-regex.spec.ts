@@ -11,6 +11,23 @@ const fixture = useDriverFixture();
 const embedded = !process.env.MONGO_URL;
 
 describe('regular expressions', () => {
+  // A stored regex is matched by a query regex with the same pattern and flags, not by what it would match.
+  it('should match a stored regular expression by its pattern and flags', async () => {
+    const patterns = await fixture.fresh('patterns');
+    await patterns.insertMany([
+      { n: 0, p: /^ab/ },
+      { n: 1, p: /^ab/i },
+      { n: 2, p: 'abc' },
+      { n: 3, p: [/^ab/, 'x'] },
+    ]);
+    const matched = async (filter: object) =>
+      (await patterns.find(filter).sort({ n: 1 }).toArray()).map((d) => d.n as number);
+    expect(await matched({ p: /^ab/ })).toEqual([0, 2, 3]);
+    expect(await matched({ p: { $regex: '^ab', $options: 'i' } })).toEqual([1, 2]);
+    expect(await matched({ p: { $in: [/^ab/i] } })).toEqual([1, 2]);
+    expect(await matched({ p: /b/ })).toEqual([2]);
+  });
+
   const names = ['Apple pie', 'apple', 'Banana', 'line one\nApple two', 'a'.repeat(34) + 'b'];
 
   beforeAll(async () => {

@@ -73,11 +73,17 @@ function rangeMatch(lhs: unknown, rhs: unknown, depth: number, test: (c: number)
   );
 }
 
+/** mongod's RegexMatchExpression: a string the pattern matches, or a stored regex with the same pattern and flags. */
+function regexMatches(regex: RegExp, value: unknown): boolean {
+  if (typeof value === 'string') return regexTest(regex, value);
+  return value instanceof RegExp && value.source === regex.source && value.flags === regex.flags;
+}
+
 function inMatch(lhs: unknown, values: unknown, depth: number): boolean {
   if (!Array.isArray(values)) throw new CommandError('BadValue', '$in needs an array');
   return values.some((value) =>
     value instanceof RegExp
-      ? candidates(lhs, depth).some((v) => typeof v === 'string' && regexTest(value, v))
+      ? candidates(lhs, depth).some((v) => regexMatches(value, v))
       : equalsMatch(lhs, value, depth),
   );
 }
@@ -126,7 +132,7 @@ const BSON_QUERY_OPERATORS = {
   // Linear-time matching (mingo normalizes `{ f: /re/ }` and `$options` into this operator).
   $regex: queryOperator((lhs, rhs, depth) => {
     if (!(rhs instanceof RegExp)) throw new CommandError('BadValue', '$regex has to be a string');
-    return candidates(lhs, depth).some((v) => typeof v === 'string' && regexTest(rhs, v));
+    return candidates(lhs, depth).some((v) => regexMatches(rhs, v));
   }),
   // BSON types and Int64-aware arithmetic (mingo knows only JavaScript types).
   $type,
