@@ -52,7 +52,8 @@ const TYPE_ALIASES: Readonly<Record<string, number>> = {
 const TYPE_NAMES = new Map(Object.entries(TYPE_ALIASES).map(([name, code]) => [code, name]));
 const NUMBER_TYPES = [1, 16, 18, 19];
 
-function isPlainDocument(value: unknown): value is Record<string, unknown> {
+/** A sub-document: an object that is no array, Date, RegExp, buffer or bson value. */
+export function isPlainDocument(value: unknown): value is Record<string, unknown> {
   return (
     value !== null &&
     typeof value === 'object' &&

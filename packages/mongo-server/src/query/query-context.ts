@@ -18,7 +18,7 @@ import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
 import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } from './expression-variables.js';
 import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
-import { $mod, $size, $type, typeAlias } from './element-operators.js';
+import { $mod, $size, $type, isPlainDocument, typeAlias } from './element-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
@@ -41,8 +41,31 @@ function candidates(lhs: unknown, depth: number): unknown[] {
   return depth > 0 ? [lhs, ...lhs, ...lhs.filter(Array.isArray).flat()] : [lhs, ...lhs];
 }
 
-function equalsMatch(lhs: unknown, rhs: unknown, depth: number): boolean {
+/**
+ * Whether a dotted path reaches null or nothing, as mongod reads `{ 'a.b': null }`: a missing
+ * field or null at its end (or in an array there), something other than a document where a
+ * document was expected, or an array on the way that holds no document or a document that
+ * reaches null. mingo's resolve drops the documents that miss the field, and keeps an array
+ * inside an array, so it cannot tell.
+ */
+function reachesNull(value: unknown, parts: readonly string[], i: number): boolean {
+  if (value === null || value === undefined) return true;
+  if (i === parts.length) return Array.isArray(value) && value.some((v) => v === null || v === undefined);
+  if (Array.isArray(value)) {
+    const documents = value.filter(isPlainDocument);
+    return documents.length === 0 || documents.some((element) => reachesNull(element, parts, i));
+  }
+  if (!isPlainDocument(value)) return true;
+  const key = parts[i]!;
+  return !Object.hasOwn(value, key) || reachesNull(value[key], parts, i + 1);
+}
+
+/** For a dotted path without positional parts, whether it reaches null in the document (see {@link reachesNull}). */
+type NullProbe = (() => boolean) | undefined;
+
+function equalsMatch(lhs: unknown, rhs: unknown, depth: number, nullProbe?: NullProbe): boolean {
   if (rhs === null || rhs === undefined) {
+    if (nullProbe) return nullProbe();
     if (lhs === null || lhs === undefined) return true;
     return Array.isArray(lhs) && candidates(lhs, depth).some((v) => v === null || v === undefined);
   }
@@ -79,25 +102,34 @@ function regexMatches(regex: RegExp, value: unknown): boolean {
   return value instanceof RegExp && value.source === regex.source && value.flags === regex.flags;
 }
 
-function inMatch(lhs: unknown, values: unknown, depth: number): boolean {
+function inMatch(lhs: unknown, values: unknown, depth: number, nullProbe?: NullProbe): boolean {
   if (!Array.isArray(values)) throw new CommandError('BadValue', '$in needs an array');
   return values.some((value) =>
     value instanceof RegExp
       ? candidates(lhs, depth).some((v) => regexMatches(value, v))
-      : equalsMatch(lhs, value, depth),
+      : equalsMatch(lhs, value, depth, nullProbe),
   );
 }
 
-function allMatch(lhs: unknown, values: unknown, depth: number): boolean {
+function allMatch(lhs: unknown, values: unknown, depth: number, nullProbe?: NullProbe): boolean {
   if (!Array.isArray(values)) throw new CommandError('BadValue', '$all needs an array');
   // `$all: []` matches nothing; `$elemMatch` entries are left to mingo (see below).
-  return values.length > 0 && values.every((value) => inMatch(lhs, [value], depth));
+  return values.length > 0 && values.every((value) => inMatch(lhs, [value], depth, nullProbe));
 }
 
-function queryOperator(match: (lhs: unknown, rhs: unknown, depth: number) => boolean) {
+function queryOperator(match: (lhs: unknown, rhs: unknown, depth: number, nullProbe?: NullProbe) => boolean) {
   return (selector: string, value: unknown): Predicate => {
-    const depth = selector.split('.').length - 1;
-    return (doc) => match(resolve(doc as Document, selector, { unwrapArray: true }), value, depth);
+    const parts = selector.split('.');
+    const depth = parts.length - 1;
+    // Positional parts (`a.0.b`) keep mingo's reading: an index or a field named "0".
+    const dotted = depth > 0 && !parts.some((part) => /^\d+$/.test(part));
+    return (doc) =>
+      match(
+        resolve(doc as Document, selector, { unwrapArray: true }),
+        value,
+        depth,
+        dotted ? () => reachesNull(doc, parts, 0) : undefined,
+      );
   };
 }
 
@@ -111,13 +143,13 @@ function expressionComparison(test: (c: number) => boolean) {
 /** Comparison operators with MongoDB's BSON order (mingo's compare numbers as text). */
 const BSON_QUERY_OPERATORS = {
   $eq: queryOperator(equalsMatch),
-  $ne: queryOperator((lhs, rhs, depth) => !equalsMatch(lhs, rhs, depth)),
+  $ne: queryOperator((lhs, rhs, depth, nullProbe) => !equalsMatch(lhs, rhs, depth, nullProbe)),
   $gt: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c > 0)),
   $gte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c >= 0)),
   $lt: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c < 0)),
   $lte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c <= 0)),
   $in: queryOperator(inMatch),
-  $nin: queryOperator((lhs, rhs, depth) => !inMatch(lhs, rhs, depth)),
+  $nin: queryOperator((lhs, rhs, depth, nullProbe) => !inMatch(lhs, rhs, depth, nullProbe)),
   $all: (selector: string, value: unknown, options: Options): Predicate => {
     const hasElemMatch =
       Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object' && '$elemMatch' in v);
