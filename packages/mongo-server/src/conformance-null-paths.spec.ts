@@ -1,6 +1,6 @@
 /**
- * Conformance: equality to null along a dotted path, as MongoDB documents
- * it (`{ 'a.b': null }` matches a document where the field is missing): a
+ * Conformance: the values a dotted path reaches, and equality to null along
+ * it, as MongoDB documents it (`{ 'a.b': null }` matches a document where the field is missing): a
  * missing or null field, something other than a document where the path
  * expects one, and an array on the way that holds no document or a document
  * without the field. `$ne`, `$in` and `$nin` with null read it the same way.
@@ -78,5 +78,37 @@ describe('null along a dotted path', () => {
   ])('%s', async (_label, filter, expected) => {
     expect(await matched(filter, { $natural: 1 })).toEqual(expected);
     expect(await matched(filter)).toEqual(expected);
+  });
+});
+
+describe('values along a dotted path', () => {
+  let paths: Collection<{ _id: string; a?: unknown }>;
+  beforeAll(async () => {
+    paths = (await fx.fresh('dotted_paths')) as unknown as Collection<{ _id: string; a?: unknown }>;
+    await paths.insertMany([
+      { _id: 'array in array', a: [[1, 2], 3] },
+      { _id: 'document in array in array', a: [[{ b: 2 }]] },
+      { _id: 'documents, b 1 and 2', a: [{ b: 1 }, { b: 2 }] },
+      { _id: 'document, b [1, 2]', a: [{ b: [1, 2] }] },
+      { _id: 'document, b [[1, 2]]', a: [{ b: [[1, 2]] }] },
+    ]);
+  });
+
+  it.each<[string, object, string[]]>([
+    ['a field of an array inside an array', { 'a.zzz': 2 }, []],
+    // An array inside an array on the way is not descended; an array at the end is, one level.
+    ['a document inside an array inside an array', { 'a.b': 2 }, ['document, b [1, 2]', 'documents, b 1 and 2']],
+    ['the same, by a range', { 'a.b': { $gte: 2 } }, ['document, b [1, 2]', 'documents, b 1 and 2']],
+    // The fields' values are compared one by one, never as the array of them.
+    [
+      'an array against the fields of documents in an array',
+      { 'a.b': [1, 2] },
+      ['document, b [1, 2]', 'document, b [[1, 2]]'],
+    ],
+    ['an element of an array at the end', { 'a.b': 1 }, ['document, b [1, 2]', 'documents, b 1 and 2']],
+    ['an array in an array at the end, whole', { 'a.b': [[1, 2]] }, ['document, b [[1, 2]]']],
+  ])('%s', async (_label, filter, expected) => {
+    const found = await paths.find(filter as never).toArray();
+    expect(found.map((doc) => doc._id).sort()).toEqual(expected.sort());
   });
 });

@@ -18,7 +18,7 @@ import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
 import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } from './expression-variables.js';
 import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
-import { $mod, $size, $type, isPlainDocument, typeAlias } from './element-operators.js';
+import { $mod, $size, $type, isPlainDocument, pathValues, typeAlias } from './element-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
@@ -35,6 +35,7 @@ import { withoutText } from './text-query-parser.js';
 
 type Predicate = (doc: unknown) => boolean;
 
+/** What mingo's resolve gives at a top-level or positional path, as the values an operator compares. */
 function candidates(lhs: unknown, depth: number): unknown[] {
   if (!Array.isArray(lhs)) return [lhs];
   // Paths through arrays of sub-documents resolve to nested arrays.
@@ -63,37 +64,33 @@ function reachesNull(value: unknown, parts: readonly string[], i: number): boole
 /** For a dotted path without positional parts, whether it reaches null in the document (see {@link reachesNull}). */
 type NullProbe = (() => boolean) | undefined;
 
-function equalsMatch(lhs: unknown, rhs: unknown, depth: number, nullProbe?: NullProbe): boolean {
+function equalsMatch(values: unknown[], rhs: unknown, nullProbe?: NullProbe): boolean {
   if (rhs === null || rhs === undefined) {
-    if (nullProbe) return nullProbe();
-    if (lhs === null || lhs === undefined) return true;
-    return Array.isArray(lhs) && candidates(lhs, depth).some((v) => v === null || v === undefined);
+    return nullProbe ? nullProbe() : values.some((v) => v === null || v === undefined);
   }
-  return candidates(lhs, depth).some((v) => bsonEquals(v, rhs));
+  return values.some((v) => bsonEquals(v, rhs));
 }
 
 const NUMBER_RANK = bsonTypeRank(0);
 const MIN_KEY_RANK = bsonTypeRank(new MinKey());
 const MAX_KEY_RANK = bsonTypeRank(new MaxKey());
 
-function rangeMatch(lhs: unknown, rhs: unknown, depth: number, test: (c: number) => boolean): boolean {
+function rangeMatch(values: unknown[], rhs: unknown, test: (c: number) => boolean): boolean {
   const rank = bsonTypeRank(rhs);
   if (rank === MIN_KEY_RANK || rank === MAX_KEY_RANK) {
     // The one exception to type bracketing (mongod's ComparisonMatchExpression): every value of
     // another type, a missing field included, is below MaxKey and above MinKey.
     const otherType = rank === MAX_KEY_RANK ? -1 : 1;
-    return candidates(lhs, depth).some((v) => test(bsonTypeRank(v) === rank ? 0 : otherType));
+    return values.some((v) => test(bsonTypeRank(v) === rank ? 0 : otherType));
   }
   // Type bracketing: `$gt: 5` only ever matches numbers, `$lt: 'b'` only strings.
   if (rank !== NUMBER_RANK) {
-    return candidates(lhs, depth).some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
+    return values.some((v) => bsonTypeRank(v) === rank && test(compareBson(v, rhs)));
   }
   // NaN sorts below every number, but mongod's range operators never match it against a number, nor a
   // number against it: NaN is only `$gte`/`$lte` NaN (its ComparisonMatchExpression's special case).
   const nan = isNaNNumber(rhs);
-  return candidates(lhs, depth).some(
-    (v) => bsonTypeRank(v) === rank && isNaNNumber(v) === nan && test(compareBson(v, rhs)),
-  );
+  return values.some((v) => bsonTypeRank(v) === rank && isNaNNumber(v) === nan && test(compareBson(v, rhs)));
 }
 
 /** mongod's RegexMatchExpression: a string the pattern matches, or a stored regex with the same pattern and flags. */
@@ -102,34 +99,39 @@ function regexMatches(regex: RegExp, value: unknown): boolean {
   return value instanceof RegExp && value.source === regex.source && value.flags === regex.flags;
 }
 
-function inMatch(lhs: unknown, values: unknown, depth: number, nullProbe?: NullProbe): boolean {
-  if (!Array.isArray(values)) throw new CommandError('BadValue', '$in needs an array');
-  return values.some((value) =>
-    value instanceof RegExp
-      ? candidates(lhs, depth).some((v) => regexMatches(value, v))
-      : equalsMatch(lhs, value, depth, nullProbe),
+function inMatch(values: unknown[], operands: unknown, nullProbe?: NullProbe): boolean {
+  if (!Array.isArray(operands)) throw new CommandError('BadValue', '$in needs an array');
+  return operands.some((operand) =>
+    operand instanceof RegExp ? values.some((v) => regexMatches(operand, v)) : equalsMatch(values, operand, nullProbe),
   );
 }
 
-function allMatch(lhs: unknown, values: unknown, depth: number, nullProbe?: NullProbe): boolean {
-  if (!Array.isArray(values)) throw new CommandError('BadValue', '$all needs an array');
+function allMatch(values: unknown[], operands: unknown, nullProbe?: NullProbe): boolean {
+  if (!Array.isArray(operands)) throw new CommandError('BadValue', '$all needs an array');
   // `$all: []` matches nothing; `$elemMatch` entries are left to mingo (see below).
-  return values.length > 0 && values.every((value) => inMatch(lhs, [value], depth, nullProbe));
+  return operands.length > 0 && operands.every((operand) => inMatch(values, [operand], nullProbe));
 }
 
-function queryOperator(match: (lhs: unknown, rhs: unknown, depth: number, nullProbe?: NullProbe) => boolean) {
+/**
+ * A query operator over the values at its path: for a dotted path, those
+ * mongod's matcher reaches (element-operators.ts `pathValues`: arrays on the
+ * way give their documents' fields, never the contents of an array inside
+ * an array; a path that reaches nothing compares as missing), with
+ * {@link reachesNull} for null; for a top-level or positional path
+ * (`a.0.b`, an index or a field named "0"), what mingo's resolve gives.
+ */
+function queryOperator(match: (values: unknown[], rhs: unknown, nullProbe?: NullProbe) => boolean) {
   return (selector: string, value: unknown): Predicate => {
     const parts = selector.split('.');
     const depth = parts.length - 1;
-    // Positional parts (`a.0.b`) keep mingo's reading: an index or a field named "0".
     const dotted = depth > 0 && !parts.some((part) => /^\d+$/.test(part));
-    return (doc) =>
-      match(
-        resolve(doc as Document, selector, { unwrapArray: true }),
-        value,
-        depth,
-        dotted ? () => reachesNull(doc, parts, 0) : undefined,
-      );
+    if (!dotted) {
+      return (doc) => match(candidates(resolve(doc as Document, selector, { unwrapArray: true }), depth), value);
+    }
+    return (doc) => {
+      const values = pathValues(doc, selector, true);
+      return match(values.length > 0 ? values : [undefined], value, () => reachesNull(doc, parts, 0));
+    };
   };
 }
 
@@ -143,13 +145,13 @@ function expressionComparison(test: (c: number) => boolean) {
 /** Comparison operators with MongoDB's BSON order (mingo's compare numbers as text). */
 const BSON_QUERY_OPERATORS = {
   $eq: queryOperator(equalsMatch),
-  $ne: queryOperator((lhs, rhs, depth, nullProbe) => !equalsMatch(lhs, rhs, depth, nullProbe)),
-  $gt: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c > 0)),
-  $gte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c >= 0)),
-  $lt: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c < 0)),
-  $lte: queryOperator((lhs, rhs, depth) => rangeMatch(lhs, rhs, depth, (c) => c <= 0)),
+  $ne: queryOperator((values, rhs, nullProbe) => !equalsMatch(values, rhs, nullProbe)),
+  $gt: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c > 0)),
+  $gte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c >= 0)),
+  $lt: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c < 0)),
+  $lte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c <= 0)),
   $in: queryOperator(inMatch),
-  $nin: queryOperator((lhs, rhs, depth, nullProbe) => !inMatch(lhs, rhs, depth, nullProbe)),
+  $nin: queryOperator((values, rhs, nullProbe) => !inMatch(values, rhs, nullProbe)),
   $all: (selector: string, value: unknown, options: Options): Predicate => {
     const hasElemMatch =
       Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object' && '$elemMatch' in v);
@@ -162,9 +164,9 @@ const BSON_QUERY_OPERATORS = {
     return (queryOperators.$elemMatch as QueryOperator)(selector, value, options);
   },
   // Linear-time matching (mingo normalizes `{ f: /re/ }` and `$options` into this operator).
-  $regex: queryOperator((lhs, rhs, depth) => {
+  $regex: queryOperator((values, rhs) => {
     if (!(rhs instanceof RegExp)) throw new CommandError('BadValue', '$regex has to be a string');
-    return candidates(lhs, depth).some((v) => regexMatches(rhs, v));
+    return values.some((v) => regexMatches(rhs, v));
   }),
   // BSON types and Int64-aware arithmetic (mingo knows only JavaScript types).
   $type,
