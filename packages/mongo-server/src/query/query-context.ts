@@ -46,8 +46,8 @@ function candidates(lhs: unknown, depth: number): unknown[] {
  * Whether a dotted path reaches null or nothing, as mongod reads `{ 'a.b': null }`: a missing
  * field or null at its end (or in an array there), something other than a document where a
  * document was expected, or an array on the way that holds no document or a document that
- * reaches null. mingo's resolve drops the documents that miss the field, and keeps an array
- * inside an array, so it cannot tell.
+ * reaches null. The values a path reaches (`pathValues`) leave out the documents that miss the
+ * field, so null takes this walk of its own.
  */
 function reachesNull(value: unknown, parts: readonly string[], i: number): boolean {
   if (value === null || value === undefined) return true;
