@@ -39,7 +39,6 @@ function int64(value: unknown, element: string): bigint | string {
   if (!NUMBER_CODES.has(code)) return `Expected a number in: ${element}`;
   // BigInt reads a bson Int32 or Long wrapper too (its valueOf or its decimal text).
   if (code === 16 || code === 18) return BigInt(value as number | bigint);
-  return typeof value === 'object' ? BigInt(String(value)) : BigInt(value as number | bigint);
   if (code === 1) {
     const double = typeof value === 'number' ? value : (value as { value: number }).value;
     if (Number.isNaN(double)) return `Expected an integer, but found NaN in: ${element}`;
