@@ -6,7 +6,7 @@
  * `Long(5)` with `5`. This module is the single source of truth the embedded
  * server plugs into mingo instead.
  */
-import type { Document } from 'bson';
+import { type Document, MaxKey, MinKey } from 'bson';
 
 import { compareObjectIdWords } from './object-id-words.js';
 import { activeStringOrder, type StringOrder } from './string-order.js';
@@ -102,6 +102,11 @@ export function bsonTypeRank(value: unknown): number {
   }
   return 5;
 }
+
+/** {@link bsonTypeRank} of the numbers (of every numeric type), of MinKey and of MaxKey. */
+export const NUMBER_RANK = bsonTypeRank(0);
+export const MIN_KEY_RANK = bsonTypeRank(new MinKey());
+export const MAX_KEY_RANK = bsonTypeRank(new MaxKey());
 
 /** Converts any BSON numeric value to an exact fraction (or NaN/±Infinity). */
 export function toExactNumber(value: unknown): ExactNumber {

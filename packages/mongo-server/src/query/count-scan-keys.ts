@@ -1,6 +1,6 @@
 import { type Document, MaxKey, MinKey, ObjectId } from 'bson';
 
-import { bsonTypeRank } from '../bson/bson-compare.js';
+import { bsonTypeRank, NUMBER_RANK } from '../bson/bson-compare.js';
 import { INDEX_END, INDEX_START, type IndexEdge } from '../store/index-key-order.js';
 import { FULL_RANGE, isSinglePoint } from './index-bounds.js';
 import type { IndexScanPlan } from './query-planner.js';
@@ -29,7 +29,7 @@ const OBJECT_ID_MIN = new ObjectId('000000000000000000000000');
  */
 const TYPE_ENDS = new Map<number, readonly [KeyEnd, KeyEnd]>([
   [
-    bsonTypeRank(0),
+    NUMBER_RANK,
     [
       { value: -Infinity, inclusive: true },
       { value: Infinity, inclusive: true },

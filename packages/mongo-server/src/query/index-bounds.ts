@@ -1,6 +1,14 @@
-import { type Document, MaxKey, MinKey } from 'bson';
+import type { Document } from 'bson';
 
-import { bsonTypeRank, compareBson, isNaNNumber, isSubDocument } from '../bson/bson-compare.js';
+import {
+  bsonTypeRank,
+  compareBson,
+  isNaNNumber,
+  isSubDocument,
+  MAX_KEY_RANK,
+  MIN_KEY_RANK,
+  NUMBER_RANK,
+} from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { compareIndexValues, INDEX_END, INDEX_START, IndexEdge } from '../store/index-key-order.js';
 
@@ -17,9 +25,6 @@ export type IntervalList = readonly Interval[];
 export const FULL_RANGE: IntervalList = [{ start: INDEX_START, end: INDEX_END }];
 
 const NULL_RANK = bsonTypeRank(null);
-const NUMBER_RANK = bsonTypeRank(0);
-const MIN_KEY_RANK = bsonTypeRank(new MinKey());
-const MAX_KEY_RANK = bsonTypeRank(new MaxKey());
 const REGEX_RANK = bsonTypeRank(/re/);
 
 /** A sub-document that is not a regex (`isSubDocument` admits a RegExp, an operand here). */

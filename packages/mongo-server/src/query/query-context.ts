@@ -1,4 +1,4 @@
-import { type Document, MaxKey, MinKey, ObjectId } from 'bson';
+import { type Document, ObjectId } from 'bson';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -12,7 +12,15 @@ import type { Options } from 'mingo/types';
 import { evalExpr } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
-import { bsonEquals, bsonTypeRank, compareBson, isNaNNumber } from '../bson/bson-compare.js';
+import {
+  bsonEquals,
+  bsonTypeRank,
+  compareBson,
+  isNaNNumber,
+  MAX_KEY_RANK,
+  MIN_KEY_RANK,
+  NUMBER_RANK,
+} from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
@@ -70,10 +78,6 @@ function equalsMatch(values: unknown[], rhs: unknown, nullProbe?: NullProbe): bo
   }
   return values.some((v) => bsonEquals(v, rhs));
 }
-
-const NUMBER_RANK = bsonTypeRank(0);
-const MIN_KEY_RANK = bsonTypeRank(new MinKey());
-const MAX_KEY_RANK = bsonTypeRank(new MaxKey());
 
 function rangeMatch(values: unknown[], rhs: unknown, test: (c: number) => boolean): boolean {
   const rank = bsonTypeRank(rhs);
