@@ -109,8 +109,9 @@ function bitReader(value: unknown): ((position: number) => boolean) | undefined 
 function bitTest(name: string, test: (positions: number[], bit: (position: number) => boolean) => boolean) {
   return (selector: string, spec: unknown): Predicate => {
     const positions = bitPositions(name, spec);
+    const parts = selector.split('.');
     return (doc) =>
-      pathValues(doc, selector, true).some((value) => {
+      pathValues(doc, parts, true).some((value) => {
         const bit = bitReader(value);
         return bit !== undefined && test(positions, bit);
       });

@@ -118,15 +118,15 @@ export function bsonTypeCode(value: unknown): number | undefined {
 }
 
 /**
- * The values a query path reaches, as MongoDB's matcher walks it: arrays
+ * The values a query path (split at its dots, once per compiled operator)
+ * reaches, as MongoDB's matcher walks it: arrays
  * met before the last path component are traversed (their document
  * elements, plus the element at a numeric index); at the end of the path an
  * array yields its elements (when `expandLeafArrays`) and then itself.
  * Missing values yield nothing.
  */
-export function pathValues(doc: unknown, path: string, expandLeafArrays: boolean): unknown[] {
+export function pathValues(doc: unknown, parts: readonly string[], expandLeafArrays: boolean): unknown[] {
   const out: unknown[] = [];
-  const parts = path.split('.');
   const walk = (value: unknown, i: number): void => {
     if (value === undefined) return;
     if (i === parts.length) {
@@ -177,8 +177,9 @@ function typeCodeOf(spec: unknown): number[] {
 /** `{ field: { $type: alias | number | [alias | number, ...] } }`. */
 export function $type(selector: string, spec: unknown): Predicate {
   const codes = new Set((Array.isArray(spec) ? spec : [spec]).flatMap(typeCodeOf));
+  const parts = selector.split('.');
   return (doc) =>
-    pathValues(doc, selector, true).some((value) => {
+    pathValues(doc, parts, true).some((value) => {
       const code = bsonTypeCode(value);
       return code !== undefined && codes.has(code);
     });
@@ -201,8 +202,9 @@ export function $mod(selector: string, spec: unknown): Predicate {
   const divisor = modOperand(spec[0], 'divisor');
   const remainder = modOperand(spec[1], 'remainder');
   if (divisor === 0n) throw new CommandError('BadValue', 'divisor cannot be 0');
+  const parts = selector.split('.');
   return (doc) =>
-    pathValues(doc, selector, true).some((value) => {
+    pathValues(doc, parts, true).some((value) => {
       if (!isNumeric(value)) return false;
       // Document doubles/decimals truncate toward zero; non-finite or out-of-Int64 values never match.
       const dividend = truncatedInteger(value);
@@ -222,7 +224,8 @@ export function $size(selector: string, spec: unknown): Predicate {
   }
   if (exact.num < 0n) throw new CommandError('BadValue', '$size may not be negative');
   const size = Number(exact.num);
-  return (doc) => pathValues(doc, selector, false).some((value) => Array.isArray(value) && value.length === size);
+  const parts = selector.split('.');
+  return (doc) => pathValues(doc, parts, false).some((value) => Array.isArray(value) && value.length === size);
 }
 
 /** The `$type` aggregation expression's answer for a value: its alias, or `'missing'`. */

@@ -133,7 +133,7 @@ function queryOperator(match: (values: unknown[], rhs: unknown, nullProbe?: Null
       return (doc) => match(candidates(resolve(doc as Document, selector, { unwrapArray: true }), depth), value);
     }
     return (doc) => {
-      const values = pathValues(doc, selector, true);
+      const values = pathValues(doc, parts, true);
       return match(values.length > 0 ? values : [undefined], value, () => reachesNull(doc, parts, 0));
     };
   };
