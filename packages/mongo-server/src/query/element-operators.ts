@@ -119,11 +119,10 @@ export function bsonTypeCode(value: unknown): number | undefined {
 
 /**
  * The values a query path (split at its dots, once per compiled operator)
- * reaches, as MongoDB's matcher walks it: arrays
- * met before the last path component are traversed (their document
- * elements, plus the element at a numeric index); at the end of the path an
- * array yields its elements (when `expandLeafArrays`) and then itself.
- * Missing values yield nothing.
+ * reaches, as MongoDB's matcher walks it: arrays met before the last path
+ * component are traversed (their document elements, plus the element at a
+ * numeric index); at the end of the path an array yields its elements (when
+ * `expandLeafArrays`) and then itself. Missing values yield nothing.
  */
 export function pathValues(doc: unknown, parts: readonly string[], expandLeafArrays: boolean): unknown[] {
   const out: unknown[] = [];
