@@ -12,7 +12,8 @@
 import { bsonTag, toExactNumber } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
-import { bsonTypeCode, pathValues } from './element-operators.js';
+import { bsonTypeCode } from './element-operators.js';
+import { pathValues, queryPath } from './path-elements.js';
 
 type Predicate = (doc: unknown) => boolean;
 
@@ -109,9 +110,9 @@ function bitReader(value: unknown): ((position: number) => boolean) | undefined 
 function bitTest(name: string, test: (positions: number[], bit: (position: number) => boolean) => boolean) {
   return (selector: string, spec: unknown): Predicate => {
     const positions = bitPositions(name, spec);
-    const parts = selector.split('.');
+    const path = queryPath(selector);
     return (doc) =>
-      pathValues(doc, parts, true).some((value) => {
+      pathValues(doc, path, true).some((value) => {
         const bit = bitReader(value);
         return bit !== undefined && test(positions, bit);
       });

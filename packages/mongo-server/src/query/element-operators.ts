@@ -16,6 +16,7 @@
  */
 import { CommandError } from '../commands/command-error.js';
 import { bsonTag, toExactNumber } from '../bson/bson-compare.js';
+import { pathValues, queryPath } from './path-elements.js';
 
 type Predicate = (doc: unknown) => boolean;
 
@@ -51,19 +52,6 @@ const TYPE_ALIASES: Readonly<Record<string, number>> = {
 
 const TYPE_NAMES = new Map(Object.entries(TYPE_ALIASES).map(([name, code]) => [code, name]));
 const NUMBER_TYPES = [1, 16, 18, 19];
-
-/** A sub-document: an object that is no array, Date, RegExp, buffer or bson value. */
-export function isPlainDocument(value: unknown): value is Record<string, unknown> {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    !Array.isArray(value) &&
-    bsonTag(value) === undefined &&
-    !(value instanceof Date) &&
-    !(value instanceof RegExp) &&
-    !(value instanceof Uint8Array)
-  );
-}
 
 /** The BSON type number of a stored value (`undefined` for a missing one). */
 export function bsonTypeCode(value: unknown): number | undefined {
@@ -117,34 +105,6 @@ export function bsonTypeCode(value: unknown): number | undefined {
   return 3;
 }
 
-/**
- * The values a query path (split at its dots, once per compiled operator)
- * reaches, as MongoDB's matcher walks it: arrays met before the last path
- * component are traversed (their document elements, plus the element at a
- * numeric index); at the end of the path an array yields its elements (when
- * `expandLeafArrays`) and then itself. Missing values yield nothing.
- */
-export function pathValues(doc: unknown, parts: readonly string[], expandLeafArrays: boolean): unknown[] {
-  const out: unknown[] = [];
-  const walk = (value: unknown, i: number): void => {
-    if (value === undefined) return;
-    if (i === parts.length) {
-      if (expandLeafArrays && Array.isArray(value)) out.push(...(value as unknown[]));
-      out.push(value);
-      return;
-    }
-    const key = parts[i]!;
-    if (Array.isArray(value)) {
-      if (/^\d+$/.test(key)) walk(value[Number(key)], i + 1);
-      for (const element of value) if (isPlainDocument(element)) walk(element, i);
-      return;
-    }
-    if (isPlainDocument(value) && Object.hasOwn(value, key)) walk(value[key], i + 1);
-  };
-  walk(doc, 0);
-  return out;
-}
-
 /** A numeric operand as an exact integer after truncation toward zero; `undefined` for NaN/±Infinity. */
 function truncatedInteger(value: unknown): bigint | undefined {
   const exact = toExactNumber(value);
@@ -176,9 +136,9 @@ function typeCodeOf(spec: unknown): number[] {
 /** `{ field: { $type: alias | number | [alias | number, ...] } }`. */
 export function $type(selector: string, spec: unknown): Predicate {
   const codes = new Set((Array.isArray(spec) ? spec : [spec]).flatMap(typeCodeOf));
-  const parts = selector.split('.');
+  const path = queryPath(selector);
   return (doc) =>
-    pathValues(doc, parts, true).some((value) => {
+    pathValues(doc, path, true).some((value) => {
       const code = bsonTypeCode(value);
       return code !== undefined && codes.has(code);
     });
@@ -201,9 +161,9 @@ export function $mod(selector: string, spec: unknown): Predicate {
   const divisor = modOperand(spec[0], 'divisor');
   const remainder = modOperand(spec[1], 'remainder');
   if (divisor === 0n) throw new CommandError('BadValue', 'divisor cannot be 0');
-  const parts = selector.split('.');
+  const path = queryPath(selector);
   return (doc) =>
-    pathValues(doc, parts, true).some((value) => {
+    pathValues(doc, path, true).some((value) => {
       if (!isNumeric(value)) return false;
       // Document doubles/decimals truncate toward zero; non-finite or out-of-Int64 values never match.
       const dividend = truncatedInteger(value);
@@ -223,8 +183,8 @@ export function $size(selector: string, spec: unknown): Predicate {
   }
   if (exact.num < 0n) throw new CommandError('BadValue', '$size may not be negative');
   const size = Number(exact.num);
-  const parts = selector.split('.');
-  return (doc) => pathValues(doc, parts, false).some((value) => Array.isArray(value) && value.length === size);
+  const path = queryPath(selector);
+  return (doc) => pathValues(doc, path, false).some((value) => Array.isArray(value) && value.length === size);
 }
 
 /** The `$type` aggregation expression's answer for a value: its alias, or `'missing'`. */

@@ -10,7 +10,6 @@ import * as windowOperators from 'mingo/operators/window';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import { evalExpr } from 'mingo/core';
-import { resolve } from 'mingo/util';
 
 import {
   bsonEquals,
@@ -20,13 +19,15 @@ import {
   MAX_KEY_RANK,
   MIN_KEY_RANK,
   NUMBER_RANK,
+  toExactNumber,
 } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
 import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } from './expression-variables.js';
 import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
-import { $mod, $size, $type, isPlainDocument, pathValues, typeAlias } from './element-operators.js';
+import { $mod, $size, $type, typeAlias } from './element-operators.js';
+import { MISSING, pathElements, queryPath } from './path-elements.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
@@ -43,39 +44,9 @@ import { withoutText } from './text-query-parser.js';
 
 type Predicate = (doc: unknown) => boolean;
 
-/** What mingo's resolve gives at a top-level or positional path, as the values an operator compares. */
-function candidates(lhs: unknown, depth: number): unknown[] {
-  if (!Array.isArray(lhs)) return [lhs];
-  // Paths through arrays of sub-documents resolve to nested arrays.
-  return depth > 0 ? [lhs, ...lhs, ...lhs.filter(Array.isArray).flat()] : [lhs, ...lhs];
-}
-
-/**
- * Whether a dotted path reaches null or nothing, as mongod reads `{ 'a.b': null }`: a missing
- * field or null at its end (or in an array there), something other than a document where a
- * document was expected, or an array on the way that holds no document or a document that
- * reaches null. The values a path reaches (`pathValues`) leave out the documents that miss the
- * field, so null takes this walk of its own.
- */
-function reachesNull(value: unknown, parts: readonly string[], i: number): boolean {
-  if (value === null || value === undefined) return true;
-  if (i === parts.length) return Array.isArray(value) && value.some((v) => v === null || v === undefined);
-  if (Array.isArray(value)) {
-    const documents = value.filter(isPlainDocument);
-    return documents.length === 0 || documents.some((element) => reachesNull(element, parts, i));
-  }
-  if (!isPlainDocument(value)) return true;
-  const key = parts[i]!;
-  return !Object.hasOwn(value, key) || reachesNull(value[key], parts, i + 1);
-}
-
-/** For a dotted path without positional parts, whether it reaches null in the document (see {@link reachesNull}). */
-type NullProbe = (() => boolean) | undefined;
-
-function equalsMatch(values: unknown[], rhs: unknown, nullProbe?: NullProbe): boolean {
-  if (rhs === null || rhs === undefined) {
-    return nullProbe ? nullProbe() : values.some((v) => v === null || v === undefined);
-  }
+function equalsMatch(values: unknown[], rhs: unknown): boolean {
+  // Before MongoDB 8, null equals a missing field, null and undefined alike.
+  if (rhs === null || rhs === undefined) return values.some((v) => v === null || v === undefined);
   return values.some((v) => bsonEquals(v, rhs));
 }
 
@@ -103,40 +74,48 @@ function regexMatches(regex: RegExp, value: unknown): boolean {
   return value instanceof RegExp && value.source === regex.source && value.flags === regex.flags;
 }
 
-function inMatch(values: unknown[], operands: unknown, nullProbe?: NullProbe): boolean {
+function inMatch(values: unknown[], operands: unknown): boolean {
   if (!Array.isArray(operands)) throw new CommandError('BadValue', '$in needs an array');
   return operands.some((operand) =>
-    operand instanceof RegExp ? values.some((v) => regexMatches(operand, v)) : equalsMatch(values, operand, nullProbe),
+    operand instanceof RegExp ? values.some((v) => regexMatches(operand, v)) : equalsMatch(values, operand),
   );
 }
 
-function allMatch(values: unknown[], operands: unknown, nullProbe?: NullProbe): boolean {
+function allMatch(values: unknown[], operands: unknown): boolean {
   if (!Array.isArray(operands)) throw new CommandError('BadValue', '$all needs an array');
   // `$all: []` matches nothing; `$elemMatch` entries are left to mingo (see below).
-  return operands.length > 0 && operands.every((operand) => inMatch(values, [operand], nullProbe));
+  return operands.length > 0 && operands.every((operand) => inMatch(values, [operand]));
 }
 
 /**
- * A query operator over the values at its path: for a dotted path, those
- * mongod's matcher reaches (element-operators.ts `pathValues`: arrays on the
- * way give their documents' fields, never the contents of an array inside
- * an array; a path that reaches nothing compares as missing), with
- * {@link reachesNull} for null; for a top-level or positional path
- * (`a.0.b`, an index or a field named "0"), what mingo's resolve gives.
+ * A query operator over the elements its path reaches (path-elements.ts, mongod's
+ * matcher walk), a document's missing field compared as `undefined`. A path that
+ * reaches nothing (an array on the way holding no document) matches no operator,
+ * so their negations (`$ne`, `$nin`) match it.
  */
-function queryOperator(match: (values: unknown[], rhs: unknown, nullProbe?: NullProbe) => boolean) {
+function queryOperator(match: (values: unknown[], rhs: unknown) => boolean) {
   return (selector: string, value: unknown): Predicate => {
-    const parts = selector.split('.');
-    const depth = parts.length - 1;
-    const dotted = depth > 0 && !parts.some((part) => /^\d+$/.test(part));
-    if (!dotted) {
-      return (doc) => match(candidates(resolve(doc as Document, selector, { unwrapArray: true }), depth), value);
-    }
+    const path = queryPath(selector);
     return (doc) => {
-      const values = pathValues(doc, parts, true);
-      return match(values.length > 0 ? values : [undefined], value, () => reachesNull(doc, parts, 0));
+      const values = pathElements(doc, path, true);
+      for (let i = 0; i < values.length; i++) if (values[i] === MISSING) values[i] = undefined;
+      return match(values, value);
     };
   };
+}
+
+/** BSON's truth of an operand (`$exists: 0` and `$exists: null` ask for a missing field). */
+function trueValue(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  const exact = toExactNumber(value);
+  return !(exact.kind === 'finite' && exact.num === 0n);
+}
+
+/** `{ field: { $exists: bool } }`: whether the path reaches anything but a missing field. */
+function $exists(selector: string, value: unknown): Predicate {
+  const path = queryPath(selector);
+  const wanted = trueValue(value);
+  return (doc) => pathElements(doc, path, true).some((element) => element !== MISSING) === wanted;
 }
 
 function expressionComparison(test: (c: number) => boolean) {
@@ -149,13 +128,13 @@ function expressionComparison(test: (c: number) => boolean) {
 /** Comparison operators with MongoDB's BSON order (mingo's compare numbers as text). */
 const BSON_QUERY_OPERATORS = {
   $eq: queryOperator(equalsMatch),
-  $ne: queryOperator((values, rhs, nullProbe) => !equalsMatch(values, rhs, nullProbe)),
+  $ne: queryOperator((values, rhs) => !equalsMatch(values, rhs)),
   $gt: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c > 0)),
   $gte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c >= 0)),
   $lt: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c < 0)),
   $lte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c <= 0)),
   $in: queryOperator(inMatch),
-  $nin: queryOperator((values, rhs, nullProbe) => !inMatch(values, rhs, nullProbe)),
+  $nin: queryOperator((values, rhs) => !inMatch(values, rhs)),
   $all: (selector: string, value: unknown, options: Options): Predicate => {
     const hasElemMatch =
       Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object' && '$elemMatch' in v);
@@ -172,6 +151,8 @@ const BSON_QUERY_OPERATORS = {
     if (!(rhs instanceof RegExp)) throw new CommandError('BadValue', '$regex has to be a string');
     return values.some((v) => regexMatches(rhs, v));
   }),
+  // Along the path as mongod walks it (mingo's resolve read nested arrays as values).
+  $exists,
   // BSON types and Int64-aware arithmetic (mingo knows only JavaScript types).
   $type,
   $mod,
