@@ -8,6 +8,7 @@ import { typeAlias } from './element-operators.js';
 import { compileFilter } from './query-context.js';
 import { parseSortSpec, sortDocuments } from './sort-documents.js';
 import { cloneValue, type Container, existingParent, parentOf, read, write } from './update-paths.js';
+import { PATH_OPERATORS } from './path-operators.js';
 
 /** An update operator applied at one plain dotted path of a document, in place. */
 export type PathOperation = (doc: Document, path: string) => void;
@@ -144,13 +145,6 @@ export function push(value: unknown): PathOperation {
     write(target, leaf, result);
   };
 }
-
-/** Query operators that take a path (`{ $gte: 6 }` is a condition on each value, `{ $or: … }` is not). */
-const PATH_OPERATORS = new Set([
-  ...['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$all', '$exists', '$type', '$size', '$mod'],
-  ...['$regex', '$options', '$elemMatch', '$not', '$bitsAllSet', '$bitsAllClear', '$bitsAnySet', '$bitsAnyClear'],
-  ...['$geoWithin', '$geoIntersects', '$near', '$nearSphere', '$within'],
-]);
 
 /** The values of a `$pull` condition that is only `{ $in: [...] }` without regular expressions, else undefined. */
 function plainIn(condition: unknown): unknown[] | undefined {

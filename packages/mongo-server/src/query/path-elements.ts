@@ -52,6 +52,7 @@ export function queryPath(selector: string): QueryPath {
  * does not match `{ a: [1, 2] }` before MongoDB 8's null semantics).
  */
 export function pathElements(doc: unknown, path: QueryPath, expandLeafArrays: boolean): unknown[] {
+  if (leafArraysWhole) expandLeafArrays = false;
   if (path.parts.length === 1) {
     // A top-level field, the common case, without the walk's bookkeeping.
     const key = path.parts[0]!;
@@ -63,6 +64,26 @@ export function pathElements(doc: unknown, path: QueryPath, expandLeafArrays: bo
   const out: unknown[] = [];
   fromDocument({ out, path, expandLeafArrays }, doc, 0);
   return out;
+}
+
+/** Set while `$elemMatch`'s value form tests an element (see {@link withLeafArraysWhole}). */
+let leafArraysWhole = false;
+
+/**
+ * Runs `fn` (which matches synchronously) with arrays at the end of a path read
+ * whole, never by their elements, when `whole`. `$elemMatch`'s value form tests
+ * each element of the array as one value, as mongod's matchesSingleElement does:
+ * `{ $elemMatch: { $gt: 4 } }` does not match `[[1, 5]]`. Its object form tests
+ * its documents' fields as any query does, so it sets `whole` back to false.
+ */
+export function withLeafArraysWhole<T>(whole: boolean, fn: () => T): T {
+  const before = leafArraysWhole;
+  leafArraysWhole = whole;
+  try {
+    return fn();
+  } finally {
+    leafArraysWhole = before;
+  }
 }
 
 /** One walk: where its elements go, and the path. */

@@ -28,6 +28,8 @@ import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } fro
 import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { MISSING, pathElements, queryPath } from './path-elements.js';
+import { $elemMatch, allElemMatches, isElemMatchEntry } from './elem-match-operator.js';
+import { PATH_OPERATORS } from './path-operators.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
@@ -81,10 +83,21 @@ function inMatch(values: unknown[], operands: unknown): boolean {
   );
 }
 
-function allMatch(values: unknown[], operands: unknown): boolean {
-  if (!Array.isArray(operands)) throw new CommandError('BadValue', '$all needs an array');
-  // `$all: []` matches nothing; `$elemMatch` entries are left to mingo (see below).
+function allMatch(values: unknown[], operands: unknown[]): boolean {
+  // `$all: []` matches nothing; `$elemMatch` entries are elem-match-operator.ts's.
   return operands.length > 0 && operands.every((operand) => inMatch(values, [operand]));
+}
+
+/** `$all` of values and regexes; an operator among them (`{ $gt: 1 }`, a later `$elemMatch`) is refused as by mongod's parser. */
+function allOperator(selector: string, operands: unknown): Predicate {
+  if (!Array.isArray(operands)) throw new CommandError('BadValue', '$all needs an array');
+  for (const operand of operands) {
+    const first = typeAlias(operand) === 'object' ? Object.keys(operand as Document)[0] : undefined;
+    if (first !== undefined && PATH_OPERATORS.has(first)) {
+      throw new CommandError('BadValue', 'no $ expressions in $all');
+    }
+  }
+  return queryOperator((values) => allMatch(values, operands))(selector, operands);
 }
 
 /**
@@ -135,17 +148,11 @@ const BSON_QUERY_OPERATORS = {
   $lte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c <= 0)),
   $in: queryOperator(inMatch),
   $nin: queryOperator((values, rhs) => !inMatch(values, rhs)),
-  $all: (selector: string, value: unknown, options: Options): Predicate => {
-    const hasElemMatch =
-      Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object' && '$elemMatch' in v);
-    if (hasElemMatch) return (queryOperators.$all as QueryOperator)(selector, value, options);
-    return queryOperator(allMatch)(selector, value);
-  },
-  // A document only: mingo enumerated a string given here as an object, one key per character.
-  $elemMatch: (selector: string, value: unknown, options: Options): Predicate => {
-    if (typeAlias(value) !== 'object') throw new CommandError('BadValue', '$elemMatch needs an Object');
-    return (queryOperators.$elemMatch as QueryOperator)(selector, value, options);
-  },
+  $all: (selector: string, value: unknown, options: Options): Predicate =>
+    Array.isArray(value) && isElemMatchEntry(value[0])
+      ? allElemMatches(selector, value, options)
+      : allOperator(selector, value),
+  $elemMatch,
   // Linear-time matching (mingo normalizes `{ f: /re/ }` and `$options` into this operator).
   $regex: queryOperator((values, rhs) => {
     if (!(rhs instanceof RegExp)) throw new CommandError('BadValue', '$regex has to be a string');
