@@ -1,10 +1,10 @@
 /**
  * Conformance: expression operators of MongoDB 7 that the embedded server
  * answers itself (mingo lacks them or counts otherwise): `$toObjectId` and
- * `$convert` to `objectId`, `$indexOfCP`, `$bsonSize`, `$binarySize`, and
- * `$week` / `%U`. Values from MongoDB 7's manual; passes against MONGO_URL too.
+ * `$convert` to `objectId`, `$indexOfCP`, `$bsonSize`, `$binarySize`,
+ * `$week` / `%U`, and `$tsSecond` / `$tsIncrement`. Values from MongoDB 7's manual; passes against MONGO_URL too.
  */
-import { Binary, type Document, type MongoServerError, ObjectId } from 'mongodb';
+import { Binary, type Document, type MongoServerError, ObjectId, Timestamp } from 'mongodb';
 
 import { rejection, useDriverFixture } from './conformance.fixture.js';
 
@@ -114,5 +114,43 @@ describe('$week and %U', () => {
     expect(await evaluate({ $dateToString: { format: 'week %U', date: { $literal: date } } })).toBe(
       `week ${String(week).padStart(2, '0')}`,
     );
+  });
+});
+
+describe('$tsSecond and $tsIncrement', () => {
+  const ts = new Timestamp({ t: 1_700_000_000, i: 7 });
+
+  it("should give a Timestamp's seconds and increment as Int64s, and null for null or missing", async () => {
+    const doc = { _id: 1, ts };
+    // The driver hands Int64s over as numbers; $type tells the BSON type.
+    expect(await evaluate({ $tsSecond: '$ts' }, doc)).toBe(1_700_000_000);
+    expect(await evaluate({ $tsIncrement: ['$ts'] }, doc)).toBe(7);
+    expect(await evaluate({ $type: { $tsSecond: '$ts' } }, doc)).toBe('long');
+    expect(await evaluate({ $type: { $tsIncrement: '$ts' } }, doc)).toBe('long');
+    expect(await evaluate({ $tsSecond: '$missing' }, doc)).toBeNull();
+    expect(await evaluate({ $tsIncrement: null }, doc)).toBeNull();
+    // Seconds past 2^31 stay positive: the Timestamp's seconds are unsigned.
+    const late = { _id: 1, ts: new Timestamp({ t: 2 ** 32 - 1, i: 2 ** 32 - 1 }) };
+    expect(await evaluate({ $tsSecond: '$ts' }, late)).toBe(2 ** 32 - 1);
+    expect(await evaluate({ $tsIncrement: '$ts' }, late)).toBe(2 ** 32 - 1);
+  });
+
+  it.each<[string, Document, number, string]>([
+    ['$tsSecond of a date', { $tsSecond: '$$NOW' }, 5687301, ' Argument to $tsSecond must be a timestamp, but is date'],
+    [
+      '$tsIncrement of a string',
+      { $tsIncrement: 'x' },
+      5687302,
+      ' Argument to $tsIncrement must be a timestamp, but is string',
+    ],
+    [
+      'two arguments',
+      { $tsSecond: ['$ts', '$ts'] },
+      16020,
+      'Expression $tsSecond takes exactly 1 arguments. 2 were passed in.',
+    ],
+  ])('should refuse %s', async (_label, expression, code, message) => {
+    const error = await failure(expression);
+    expect([error.code, error.message]).toEqual([code, message]);
   });
 });

@@ -12,14 +12,7 @@ import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 
 /** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
-const MONGOD_ONLY_EXPRESSIONS = new Set([
-  '$function',
-  '$accumulator',
-  '$meta',
-  '$toHashedIndexKey',
-  '$tsSecond',
-  '$tsIncrement',
-]);
+const MONGOD_ONLY_EXPRESSIONS = new Set(['$function', '$accumulator', '$meta', '$toHashedIndexKey']);
 
 /** Whether `context` has an operator `name` of `type`. */
 export function knownOperator(
@@ -91,6 +84,7 @@ const FIXED_ARITY = new Map<string, number>([
     ...['$ceil', '$exp', '$floor', '$isArray', '$ln', '$log10', '$not', '$objectToArray', '$reverseArray', '$size'],
     ...['$sqrt', '$strLenBytes', '$strLenCP', '$toLower', '$toUpper', '$type', '$isNumber', '$toBool', '$toDate'],
     ...['$toDecimal', '$toDouble', '$toInt', '$toLong', '$toObjectId', '$toString', '$bsonSize', '$binarySize'],
+    ...['$tsSecond', '$tsIncrement'],
   ].map((name): [string, number] => [name, 1]),
   ...[
     ...['$arrayElemAt', '$atan2', '$cmp', '$divide', '$eq', '$gt', '$gte', '$in', '$log', '$lt', '$lte', '$mod'],

@@ -1,8 +1,8 @@
-import { BSON, type Document, ObjectId } from 'bson';
+import { BSON, type Document, ObjectId, Timestamp } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
-import { CommandError } from '../commands/command-error.js';
+import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
@@ -42,6 +42,23 @@ function convertWithObjectId(original: ExpressionOperator): ExpressionOperator {
       if ('onError' in spec) return evalExpr(obj, spec.onError, options);
       throw error;
     }
+  };
+}
+
+/**
+ * `$tsSecond` / `$tsIncrement` (MongoDB 5.1): a Timestamp's seconds or increment
+ * as an Int64, null for null or missing, mongod's 5687301 / 5687302 otherwise.
+ */
+function timestampPart(name: '$tsSecond' | '$tsIncrement', code: ErrorCodeName, part: 't' | 'i'): ExpressionOperator {
+  return (obj, expr, options) => {
+    // One argument, given alone or in a one-element array (the arity is checked while parsing).
+    const value: unknown = evalExpr(obj, Array.isArray(expr) ? expr[0] : expr, options);
+    if (value === null || value === undefined) return null;
+    if (!(value instanceof Timestamp)) {
+      throw new CommandError(code, ` Argument to ${name} must be a timestamp, but is ${typeAlias(value)}`);
+    }
+    // Stored Int64s are bigints (wire/bson-codec.ts).
+    return BigInt(value[part]);
   };
 }
 
@@ -180,6 +197,8 @@ export function mongodExpressionOperators(
     $bsonSize: bsonSize,
     $binarySize: binarySize,
     $week: week,
+    $tsSecond: timestampPart('$tsSecond', 'Location5687301', 't'),
+    $tsIncrement: timestampPart('$tsIncrement', 'Location5687302', 'i'),
     $dateToString: dateToStringWithWeek(operators.$dateToString!, week),
   };
 }
