@@ -1,7 +1,5 @@
 import { bsonTag } from './bson-compare.js';
-
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+import { writesAsInt32 } from './int32.js';
 
 /** C's `%.<precision>g`: the shorter of fixed and exponent notation, trailing zeros dropped. */
 function formatG(x: number, precision: number): string {
@@ -36,9 +34,7 @@ export function formatKeyValue(value: unknown): string {
       return JSON.stringify(value);
     case 'number':
       // An int32 on the wire prints as an integer; anything else is a double.
-      return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX && !Object.is(value, -0)
-        ? String(value)
-        : formatDouble(value);
+      return writesAsInt32(value) ? String(value) : formatDouble(value);
     case 'bigint':
     case 'boolean':
       return String(value);

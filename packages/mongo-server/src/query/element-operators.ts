@@ -16,12 +16,11 @@
  */
 import { CommandError } from '../commands/command-error.js';
 import { bsonTag, toExactNumber } from '../bson/bson-compare.js';
+import { INT32_MAX, INT32_MIN, writesAsInt32 } from '../bson/int32.js';
 import { pathValues, queryPath } from './path-elements.js';
 
 type Predicate = (doc: unknown) => boolean;
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -59,7 +58,7 @@ export function bsonTypeCode(value: unknown): number | undefined {
     case 'undefined':
       return undefined;
     case 'number':
-      return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX && !Object.is(value, -0) ? 16 : 1;
+      return writesAsInt32(value) ? 16 : 1;
     case 'bigint':
       return 18;
     case 'string':

@@ -1,7 +1,6 @@
 import { Double, type Document } from 'bson';
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+import { writesAsInt32 } from '../bson/int32.js';
 
 /** Bytes of an element's value after its name by type byte, for the fixed-size BSON types; -1 otherwise. */
 const FIXED_SIZE = new Int8Array(256).fill(-1);
@@ -28,7 +27,7 @@ for (const [type, size] of [
  * as int32, any other number as a double already.
  */
 export function needsDoubleMarker(value: number): boolean {
-  return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX && !Object.is(value, -0);
+  return writesAsInt32(value);
 }
 
 const SCRATCH = new Uint8Array(8);
