@@ -170,3 +170,67 @@ describe('reads naming a field __proto__', () => {
     if (sorted !== 'refused') expect(ids(sorted)).toEqual([1, 2, 3]);
   });
 });
+
+// mingo copied each document with an assignment per field before the pipeline ran, so a stored field named
+// `__proto__` became the copy's prototype and left every aggregation's output; `$facet`, `$mergeObjects`
+// and `$arrayToObject` dropped it the same way.
+describe('stored fields named __proto__ through pipeline stages', () => {
+  beforeAll(async () => {
+    const c = await fx.fresh('proto_stages');
+    await c.insertOne(own('{"_id":1,"a":1,"__proto__":{"p":1},"o":{"__proto__":2}}') as never);
+  });
+  const stages = () => fx.db.collection<{ _id: number; o?: object }>('proto_stages');
+  /** The fields named `__proto__` that `doc` owns, at the top and in `o`. */
+  const protoFields = (doc: Record<string, unknown>) => ({
+    top: Object.getOwnPropertyDescriptor(doc, '__proto__')?.value as unknown,
+    nested: Object.getOwnPropertyDescriptor(doc.o ?? {}, '__proto__')?.value as unknown,
+  });
+
+  it.each<[string, object[]]>([
+    ['$match', [{ $match: { a: 1 } }]],
+    ['$addFields', [{ $addFields: { b: 1 } }]],
+    ['$sort', [{ $sort: { a: 1 } }]],
+    ['$replaceWith $mergeObjects', [{ $replaceWith: { $mergeObjects: ['$$ROOT', { z: 1 }] } }]],
+    [
+      '$group $push of $$ROOT then $unwind',
+      [{ $group: { _id: null, d: { $push: '$$ROOT' } } }, { $unwind: '$d' }, { $replaceWith: '$d' }],
+    ],
+    ['$facet', [{ $facet: { all: [{ $match: {} }] } }, { $unwind: '$all' }, { $replaceWith: '$all' }]],
+  ])('should keep them through %s', async (_label, pipeline) => {
+    const [doc] = await stages().aggregate(pipeline).toArray();
+    expect(protoFields(doc!)).toEqual({ top: { p: 1 }, nested: 2 });
+  });
+
+  it('should leave the stored document as it was after stages that change a copy', async () => {
+    await stages()
+      .aggregate([{ $addFields: { 'o.y': 1 } }, { $unset: 'a' }])
+      .toArray();
+    const stored = (await stages().findOne({ _id: 1 }))!;
+    expect(stored).toMatchObject({ a: 1 });
+    expect(stored.o).not.toHaveProperty('y');
+    expect(protoFields(stored)).toEqual({ top: { p: 1 }, nested: 2 });
+  });
+
+  it('should list it in $objectToArray', async () => {
+    const [doc] = await stages()
+      .aggregate([{ $project: { _id: 0, kv: { $objectToArray: '$$ROOT' } } }])
+      .toArray();
+    expect(doc!.kv).toContainEqual({ k: '__proto__', v: { p: 1 } });
+  });
+
+  it.each<[string, object]>([
+    ['$arrayToObject of pairs', { $arrayToObject: { $literal: [['__proto__', 1]] } }],
+    ['$arrayToObject of { k, v }', { $arrayToObject: { $literal: [{ k: '__proto__', v: 1 }] } }],
+    ['$setField', { $setField: { field: '__proto__', input: {}, value: 1 } }],
+    [
+      '$mergeObjects of such a document',
+      { $mergeObjects: [{ x: 0 }, { $arrayToObject: { $literal: [['__proto__', 1]] } }] },
+    ],
+  ])('should build a field named __proto__ with %s', async (_label, expression) => {
+    const [doc] = await stages()
+      .aggregate([{ $project: { _id: 0, out: expression } }])
+      .toArray();
+    expect(Object.getOwnPropertyDescriptor(doc!.out, '__proto__')?.value).toBe(1);
+    expect(({} as { p?: unknown }).p).toBeUndefined();
+  });
+});

@@ -1,4 +1,4 @@
-import { bsonTag } from './bson-compare.js';
+import { bsonTag, isSubDocument } from './bson-compare.js';
 import { writesAsInt32 } from './int32.js';
 
 /** C's `%.<precision>g`: the shorter of fixed and exponent notation, trailing zeros dropped. */
@@ -74,4 +74,31 @@ export function formatDocument(doc: Record<string, unknown>): string {
   const keys = Object.keys(doc);
   if (keys.length === 0) return '{}';
   return `{ ${keys.map((k) => `${k}: ${formatKeyValue(doc[k])}`).join(', ')} }`;
+}
+
+/**
+ * A value as mongod prints a pipeline `Value` in expression errors
+ * (`operator<<(ostream&, const Value&)`): `"a"`, `5`, `1.5`, `{a: 1}`,
+ * `[1, 2]` — no spaces inside brackets, doubles as C++ streams print them
+ * (six significant digits). Other types print as in {@link formatKeyValue}.
+ */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return 'MISSING';
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return `"${value}"`;
+    case 'number':
+      if (writesAsInt32(value)) return String(value);
+      return Number.isNaN(value) ? 'nan' : Number.isFinite(value) ? formatG(value, 6) : value > 0 ? 'inf' : '-inf';
+    case 'bigint':
+    case 'boolean':
+      return String(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
+  if (bsonTag(value) === 'Double') return formatValue((value as { value: number }).value);
+  if (value instanceof RegExp || !isSubDocument(value)) return formatKeyValue(value);
+  const doc = value;
+  const keys = Object.keys(doc);
+  return keys.length === 0 ? '{}' : `{${keys.map((k) => `${k}: ${formatValue(doc[k])}`).join(', ')}}`;
 }

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 
 import { Binary, BSON, type Document, type Timestamp } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
-import { ProcessingMode } from 'mingo/core';
 
 import { wrongType } from '../commands/command-arguments.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from '../query/element-operators.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
+import { clonedEach } from '../query/update-paths.js';
 import { CollectionStore } from '../store/collection-store.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import type { ChangeEntry, ChangeLog } from './change-log.js';
@@ -276,10 +276,7 @@ export function readStream(
   store: MemoryStore,
 ): StreamBatch {
   log.checkRetained(seq);
-  const aggregator =
-    stream.stages.length > 0
-      ? new Aggregator(stream.stages as Document[], mingoOptions({ processingMode: ProcessingMode.CLONE_INPUT }))
-      : undefined;
+  const aggregator = stream.stages.length > 0 ? new Aggregator(stream.stages as Document[], mingoOptions()) : undefined;
   const events: Document[] = [];
   let bytes = 0;
   let invalidated = false;
@@ -292,7 +289,7 @@ export function readStream(
     if (invalidates) produced.push(invalidateEvent(entry));
     invalidated = invalidates;
     for (const event of produced) {
-      const outputs = aggregator ? withMingoErrors(() => aggregator.run([event]) as Document[]) : [event];
+      const outputs = aggregator ? withMingoErrors(() => aggregator.run(clonedEach([event])) as Document[]) : [event];
       for (const output of outputs) {
         const id = output._id as Document | undefined;
         if (

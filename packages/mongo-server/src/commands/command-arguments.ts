@@ -13,10 +13,34 @@ export function collectionName(cmd: Document, commandName: string): string {
       `collection name has invalid type ${name === null ? 'null' : typeof name}; pass the collection name as a string`,
     );
   }
-  if (name.length === 0 || name.includes('\0') || name.startsWith('.') || name.includes('$')) {
-    throw new CommandError('InvalidNamespace', `Invalid namespace specified '${String(cmd.$db)}.${name}'`);
-  }
+  checkCollectionName(String(cmd.$db), name);
   return name;
+}
+
+/**
+ * Refuses a collection name mongod would not create (empty, a NUL byte, a
+ * leading `.`, a `$`): the command naming it, `$out`/`$merge`'s target or
+ * `renameCollection`'s `to`.
+ */
+export function checkCollectionName(db: string, name: string): void {
+  if (name.length === 0 || name.includes('\0') || name.startsWith('.') || name.includes('$')) {
+    throw new CommandError('InvalidNamespace', `Invalid namespace specified '${db}.${name}'`);
+  }
+}
+
+/** What a database name may not hold (`NamespaceString::validDBName`; `$` is allowed while dispatching). */
+const INVALID_DATABASE_NAME = /[\0/\\. "]/;
+
+/**
+ * Refuses a database name mongod refuses when it dispatches a command:
+ * empty, 64 characters or more, or holding `/`, `\`, `.`, a space, `"` or a
+ * NUL byte. Such a name used to create a database no later command could
+ * name the same way.
+ */
+export function checkDatabaseName(db: string): void {
+  if (db.length === 0 || db.length >= 64 || INVALID_DATABASE_NAME.test(db)) {
+    throw new CommandError('InvalidNamespace', `Invalid database name: '${db}'`);
+  }
 }
 
 /** An optional document argument; TypeMismatch when present but not a document. */

@@ -9,7 +9,7 @@ import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
-import { checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
+import { checkDatabaseName, checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
 import type { CommandContext, CommandHandler, ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { EXPLAIN_COMMANDS } from './explain-command.js';
@@ -151,6 +151,7 @@ export class CommandRouter {
       if (typeof db !== 'string' || db.length === 0) {
         throw new CommandError('InvalidNamespace', "the command needs a '$db' field naming the database");
       }
+      checkDatabaseName(db);
       checkSessionFields(cmd);
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.recordAppName(cmd, server);

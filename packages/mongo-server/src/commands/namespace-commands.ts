@@ -3,7 +3,7 @@ import { BSON, type Document } from 'bson';
 import { bsonEquals } from '../bson/bson-compare.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { CollectionStore } from '../store/collection-store.js';
-import { collectionName } from './command-arguments.js';
+import { checkCollectionName, checkDatabaseName, collectionName } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 
@@ -91,6 +91,8 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   };
   const [fromDb, fromName] = split(from);
   const [toDb, toName] = split(to);
+  checkDatabaseName(toDb);
+  checkCollectionName(toDb, toName);
   if (from === to) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
   const source = ctx.store.collection(fromDb, fromName);
   if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${from} does not exist`);

@@ -5,7 +5,9 @@ import { OperationBudget } from '../query/operation-budget.js';
 import { idFirst } from '../query/document-paths.js';
 import { allowStage, checkPipeline } from '../query/pipeline-check.js';
 import { CollectionStore } from '../store/collection-store.js';
+import { checkStorable } from '../store/document-limits.js';
 import type { CollectionView } from '../store/collection-view.js';
+import { checkCollectionName, checkDatabaseName } from './command-arguments.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { READ_COMMANDS } from './read-commands.js';
@@ -19,12 +21,17 @@ const WHEN_NOT_MATCHED = ['insert', 'discard', 'fail'];
 
 /** `'coll'` or `{ db, coll }`: the namespace a `$out`/`$merge` writes to. */
 function namespace(target: unknown, db: string, stage: string): { db: string; coll: string } {
-  if (typeof target === 'string' && target.length > 0) return { db, coll: target };
   const spec = target as Document | null;
-  if (spec && typeof spec === 'object' && typeof spec.coll === 'string' && spec.coll.length > 0) {
-    return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
-  }
-  throw new CommandError('FailedToParse', `${stage} needs a collection name or { db, coll } to write to`);
+  const ns =
+    typeof target === 'string' && target.length > 0
+      ? { db, coll: target }
+      : spec && typeof spec === 'object' && typeof spec.coll === 'string' && spec.coll.length > 0
+        ? { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll }
+        : undefined;
+  if (!ns) throw new CommandError('FailedToParse', `${stage} needs a collection name or { db, coll } to write to`);
+  checkDatabaseName(ns.db);
+  checkCollectionName(ns.db, ns.coll);
+  return ns;
 }
 
 /** The pipeline's results before its last stage, read to the end. */
@@ -35,7 +42,10 @@ function results(ctx: CommandContext, cmd: Document, stages: Document[]): Docume
   );
   const cursor = reply.cursor as { firstBatch: Document[]; id: bigint | number };
   if (Number(cursor.id) !== 0) ctx.cursors.kill(BigInt(cursor.id));
-  return cursor.firstBatch.map((doc) => (doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc)));
+  // Checked as an insert is: a computed document may nest too deep or name a field with a NUL byte.
+  return cursor.firstBatch.map((doc) =>
+    checkStorable(doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc), 'insert'),
+  );
 }
 
 function target(ctx: CommandContext, ns: { db: string; coll: string }): CollectionView {

@@ -1,6 +1,5 @@
 import { BSON, type Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
-import { ProcessingMode } from 'mingo/core';
 import { resolve } from 'mingo/util';
 
 import { bsonEquals, compareBson } from '../bson/bson-compare.js';
@@ -12,7 +11,9 @@ import { projectDocuments } from '../query/find-projection.js';
 import { hasProtoPart, ownPathValue } from '../query/proto-paths.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
+import { checkFieldPath } from '../query/field-path.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
+import { clonedEach } from '../query/update-paths.js';
 import type { CollectionView } from '../store/collection-view.js';
 import { collectionName, cursorIdArray, optionalCount, optionalDocument, wrongType } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
@@ -157,6 +158,9 @@ export function distinctRequest(cmd: Document): { key: string; query?: Document 
   const key: unknown = cmd.key;
   if (typeof key !== 'string')
     throw new CommandError('TypeMismatch', "BSON field 'distinct.key' is missing or not a string");
+  if (key.includes('\0')) throw new CommandError('Location31032', 'Key field cannot contain an embedded null byte');
+  // mongod reads the key as a projection's path: `a..b` and `a.` read nothing and are refused.
+  checkFieldPath(key);
   return { key, query: optionalDocument(cmd, 'query') };
 }
 
@@ -322,11 +326,8 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
     throw new CommandError('FailedToParse', "BSON field 'aggregate' must be a collection name or 1");
   }
   const joinCollation = lookupCollation(ctx, target, collation);
-  const options = mingoOptions({
-    processingMode: ProcessingMode.CLONE_INPUT,
-    collectionResolver: (name: string) => ctx.lookupDocuments(name, joinCollation),
-  });
-  const docs = withMingoErrors(() => new Aggregator(stages, options).run(input) as Document[]);
+  const options = mingoOptions({ collectionResolver: (name: string) => ctx.lookupDocuments(name, joinCollation) });
+  const docs = withMingoErrors(() => new Aggregator(stages, options).run(clonedEach(input)) as Document[]);
   return openCursor(ctx, ns, docs, optionalCount(cursorOptions ?? {}, 'batchSize'));
 }
 

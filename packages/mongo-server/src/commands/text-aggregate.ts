@@ -1,10 +1,10 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
-import { ProcessingMode } from 'mingo/core';
 
 import { runQuery } from '../query/plan-executor.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
+import { clonedEach } from '../query/update-paths.js';
 import { hasText } from '../query/text-filter.js';
 import { isTextScoreMeta, textScoreOf, textScoreUnavailable } from '../query/text-search.js';
 import type { CommandContext } from './command-context.js';
@@ -90,11 +90,8 @@ export function runTextAggregate(name: string, cmd: Document, ctx: CommandContex
   }).docs;
   const input = used.found ? matched.map((doc) => ({ ...doc, [SCORE_FIELD]: textScoreOf(doc) })) : matched;
   const joinCollation = lookupCollation(ctx, collection, isPlainObject(cmd.collation) ? cmd.collation : undefined);
-  const options = mingoOptions({
-    processingMode: ProcessingMode.CLONE_INPUT,
-    collectionResolver: (other: string) => ctx.lookupDocuments(other, joinCollation),
-  });
-  const docs = withMingoErrors(() => new Aggregator(rest, options).run(input) as Document[]);
+  const options = mingoOptions({ collectionResolver: (other: string) => ctx.lookupDocuments(other, joinCollation) });
+  const docs = withMingoErrors(() => new Aggregator(rest, options).run(clonedEach(input)) as Document[]);
   if (used.found) for (const doc of docs) delete doc[SCORE_FIELD];
   const batchSize = (cmd.cursor as Document).batchSize as number | undefined;
   return openCursor(ctx, `${ctx.db}.${collection}`, docs, batchSize);

@@ -17,9 +17,19 @@ import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { commandCollation, matchingDocuments } from './read-commands.js';
 
-/** Byte-identical BSON, i.e. whether an update really modified the document. */
+/**
+ * Byte-identical BSON, i.e. whether an update really modified the document.
+ * An update result BSON cannot encode (a field name with a NUL byte, built
+ * by `$setField`) counts as modified, for checkStorable to refuse it.
+ */
 function sameBson(a: Document, b: Document): boolean {
-  return Buffer.from(BSON.serialize(a)).equals(Buffer.from(BSON.serialize(b)));
+  let updated: Uint8Array;
+  try {
+    updated = BSON.serialize(b);
+  } catch {
+    return false;
+  }
+  return Buffer.from(BSON.serialize(a)).equals(Buffer.from(updated));
 }
 
 /** Write errors that become `writeErrors` entries; others abort the whole command. */

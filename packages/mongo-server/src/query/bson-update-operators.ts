@@ -79,6 +79,9 @@ export function rename(source: string, to: unknown): PathOperation {
   if (typeof to !== 'string') {
     throw new CommandError('BadValue', `The 'to' field for $rename must be a string: ${describe}`);
   }
+  if (to.includes('\0')) {
+    throw new CommandError('BadValue', "The 'to' field for $rename cannot contain an embedded null byte");
+  }
   if (to === source) {
     throw new CommandError('BadValue', `The source and target field for $rename must differ: ${describe}`);
   }

@@ -10,6 +10,7 @@ import type { Context } from 'mingo/core';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
+import { checkFieldPathExpression } from './field-path.js';
 
 /** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
 const MONGOD_ONLY_EXPRESSIONS = new Set(['$function', '$accumulator', '$meta', '$toHashedIndexKey']);
@@ -37,6 +38,10 @@ export function notSupported(what: string): CommandError {
  * argument types and counts. `context` is the operators the server runs.
  */
 export function checkExpression(expr: unknown, context: Context, stage?: string): void {
+  if (typeof expr === 'string') {
+    if (expr.startsWith('$')) withCause(stage, () => checkFieldPathExpression(expr));
+    return;
+  }
   if (Array.isArray(expr)) {
     for (const item of expr) checkExpression(item, context, stage);
     return;
@@ -146,6 +151,16 @@ function isExpressionName(context: Context, name: string): boolean {
 /** mongod's prefix for an error met while parsing `stage` (none outside a pipeline). */
 function causedBy(stage: string | undefined): string {
   return stage === undefined ? '' : `Invalid ${stage} :: caused by :: `;
+}
+
+/** Runs `check`, its error worded as met while parsing `stage`. */
+function withCause(stage: string | undefined, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (stage === undefined || !(error instanceof CommandError)) throw error;
+    throw new CommandError(error.codeName, `${causedBy(stage)}${error.message}`, error.extra);
+  }
 }
 
 /** Where a projection is parsed: `$project` (`stage`) or find (its `$slice` and `$elemMatch` are its own). */

@@ -6,6 +6,7 @@ import { checkArgument, checkExpression, checkProjection, knownOperator, notSupp
 import { checkVariables, defineVariables, NO_VARIABLES, type Scope, withVariables } from './expression-variables.js';
 import { refuseProtoPipeline } from './proto-paths.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
+import { checkCount, checkLookup, checkUnwind } from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
 const MONGOD_STAGES = new Set([
@@ -171,6 +172,12 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       compileFilter(spec as Document, scope);
       break;
     case '$project':
+      if (Object.keys(spec as Document).length === 0) {
+        throw new CommandError(
+          'Location51272',
+          'Invalid $project :: caused by :: projection specification must have at least one field',
+        );
+      }
       refusePositional(spec);
       checkProjection(spec as Document, { context: MONGO_CONTEXT, scope, stage: name });
       break;
@@ -191,9 +198,16 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
     case '$facet':
       if (typeAlias(spec) === 'object') for (const value of Object.values(spec as Document)) sub(value);
       break;
+    case '$unwind':
+      checkUnwind(spec);
+      break;
+    case '$count':
+      checkCount(spec);
+      break;
     case '$lookup':
       // `let` is read where the $lookup is; its names are defined in the sub-pipeline.
       if (typeAlias(spec) === 'object') {
+        checkLookup(spec as Document);
         const names = defineVariables((spec as Document).let, scope);
         sub((spec as Document).pipeline, withVariables(scope, ...names));
       }

@@ -8,6 +8,7 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { Query } from 'mingo/query';
+import { Aggregator } from 'mingo/aggregator';
 import type { Options } from 'mingo/types';
 import { evalExpr } from 'mingo/core';
 
@@ -36,12 +37,14 @@ import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryO
 import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
+import { arrayToObject, mergeObjects, setField } from './object-expressions.js';
 import { operandListOperators } from './operand-lists.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
 import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
+import { clonedEach } from './update-paths.js';
 import { withoutText } from './text-query-parser.js';
 
 type Predicate = (doc: unknown) => boolean;
@@ -189,6 +192,9 @@ const BSON_EXPRESSION_OPERATORS = {
     return compareBson(a, b);
   },
   $type: (obj: unknown, expr: unknown, options: Options): string => typeAlias(evalExpr(obj, expr, options)),
+  $arrayToObject: arrayToObject,
+  $mergeObjects: mergeObjects,
+  $setField: setField,
 };
 
 /** What `$redact`'s expression may give: keep the document, look into its subdocuments, or drop it. */
@@ -240,6 +246,15 @@ const BSON_PIPELINE_OPERATORS = {
     refuseWhere(expr);
     return (pipelineOperators.$match as PipelineOperator)(collection, conditionForMingo(expr), options);
   },
+  // mingo's copies the input of each sub-pipeline with `cloneDeep`, which drops fields named `__proto__`.
+  $facet: (collection: Iterator, expr: Document, options: Options): Iterator =>
+    collection.transform((docs: Document[]) => {
+      const output: Document = {};
+      for (const name of Object.keys(expr)) {
+        output[name] = new Aggregator(expr[name] as Document[], options).run(clonedEach(docs));
+      }
+      return Lazy([output]);
+    }),
   $group: (collection: Iterator, expr: Document, options: Options): Iterator =>
     bsonGroup(collection, expr, options, pipelineOperators.$group as PipelineOperator),
   // mingo builds an inclusion $project's output from its (sorted) paths and appends `_id` last.

@@ -132,3 +132,11 @@ export function cloneValue<T>(value: T): T {
   for (const key of Object.keys(value as Document)) write(copy, key, cloneValue((value as Document)[key]));
   return copy as T;
 }
+
+/**
+ * Each of `docs` through {@link cloneValue}, copied as a pipeline reads it:
+ * what mingo's `CLONE_INPUT` does, keeping fields named `__proto__`.
+ */
+export function* clonedEach<T>(docs: Iterable<T>): Generator<T, void, undefined> {
+  for (const doc of docs) yield cloneValue(doc);
+}

@@ -50,7 +50,7 @@ function nesting(doc: Document): { containers: number; elements: number } {
   // A container one past the limit holds an element past it, so deeper never changes the answer.
   while (pending.length > 0 && containers <= MAX_STORAGE_DEPTH + 1 && elements <= MAX_STORAGE_DEPTH) {
     const [container, depth] = pending.pop()!;
-    const children: unknown[] = Array.isArray(container) ? container : Object.values(container as Document);
+    const children: unknown[] = Array.isArray(container) ? container : valuesOf(container as Document);
     if (children.length > 0) elements = Math.max(elements, depth);
     for (const child of children) {
       if (isContainer(child)) {
@@ -60,6 +60,28 @@ function nesting(doc: Document): { containers: number; elements: number } {
     }
   }
   return { containers, elements };
+}
+
+/**
+ * The values of `doc`, refusing a field name holding a NUL byte: BSON ends
+ * names at one, so such a document (built by `$setField` in a pipeline
+ * update, `$out` or `$merge`) could be stored but never sent, and every
+ * read of its collection failed.
+ */
+function valuesOf(doc: Document): unknown[] {
+  const keys = Object.keys(doc);
+  const values = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key.includes('\0')) {
+      throw new CommandError(
+        'BadValue',
+        `Document field names cannot contain a NUL byte: "${key.replaceAll('\0', '\\0')}" cannot be stored`,
+      );
+    }
+    values[i] = doc[key];
+  }
+  return values;
 }
 
 function isContainer(value: unknown): boolean {

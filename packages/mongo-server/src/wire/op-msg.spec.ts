@@ -56,4 +56,14 @@ describe('encodeOpMsg', () => {
   it('should send a reply of 16 MiB whole', () => {
     expect(decoded(encodeOpMsg(7, body(16_700_000))).values).toHaveLength(167);
   });
+
+  it.each([
+    ['at the top', { 'a\0b': 1, ok: 1 }, 'a\\0b'],
+    ['in a batch document', { cursor: { firstBatch: [{ _id: 1, nested: { 'x\0': 1 } }] }, ok: 1 }, 'x\\0'],
+  ])('should answer an error for a reply with a field name holding a NUL byte %s, not throw', (_, reply, shown) => {
+    const decodedReply = decoded(encodeOpMsg(7, reply));
+    expect(decodedReply).toMatchObject({ ok: 0, code: 2, codeName: 'BadValue' });
+    expect(decodedReply.errmsg).toContain(`key ${shown} must not contain null bytes`);
+    expect(decodedReply.errmsg).toContain('MONGO_URL');
+  });
 });

@@ -93,6 +93,19 @@ function replyTooLarge(bytes: number): Document {
   return new CommandError('BSONObjectTooLarge', `${replySizeInvalid(bytes)}: the reply is too large to send`).toReply();
 }
 
+/**
+ * The error a reply gets that bson cannot encode at all: a document an
+ * expression built with a field name holding a NUL byte (`$setField`), which
+ * BSON cannot carry. The encoder's error closed the connection instead.
+ */
+function unencodable(error: unknown): Document {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CommandError(
+    'BadValue',
+    `the reply cannot be encoded as BSON (${reason.replaceAll('\0', '\\0')}): building such a value is not supported by the embedded test server; use a real MongoDB (MONGO_URL) for it`,
+  ).toReply();
+}
+
 /** Encodes an OP_MSG reply with a single body section (`flags`: `moreToCome` for a reply of an exhaust stream). */
 export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buffer {
   let doc: Uint8Array;
@@ -103,8 +116,7 @@ export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buff
     } catch (error) {
       // bson refuses to serialize past its 17 MB buffer: the size is then counted without serializing.
       const bytes = BSON.calculateObjectSize(body);
-      if (bytes <= MAX_REPLY_DOCUMENT_BYTES) throw error;
-      doc = encodeDocument(replyTooLarge(bytes));
+      doc = encodeDocument(bytes > MAX_REPLY_DOCUMENT_BYTES ? replyTooLarge(bytes) : unencodable(error));
     }
     if (doc.length > MAX_REPLY_DOCUMENT_BYTES) doc = encodeDocument(replyTooLarge(doc.length));
   }

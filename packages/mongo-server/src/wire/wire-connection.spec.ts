@@ -160,8 +160,13 @@ describe('WireConnection outcomes that come later', () => {
   }
 
   // Thrown from a timer, this ended the whole process (an uncaught exception).
-  it('should close the connection when a delayed reply cannot be encoded', async () => {
-    await closesAfter(() => ({ reply: { 'no\0nul': 1 }, delayMS: 10 }));
+  it('should close the connection when encoding a delayed reply throws', async () => {
+    const reply = {
+      get broken(): never {
+        throw new Error('unreadable');
+      },
+    };
+    await closesAfter(() => ({ reply, delayMS: 10 }));
   });
 
   it('should close the connection when a command waiting for a lock fails unexpectedly', async () => {

@@ -1,0 +1,133 @@
+/**
+ * The arguments of `$unwind`, `$lookup` and `$count`, checked as mongod 7
+ * parses them (document_source_unwind.cpp, document_source_lookup.cpp,
+ * document_source_count.cpp), before any document is read. mingo took what
+ * it was given: a `$lookup` without `as` wrote its matches to a field named
+ * "undefined", `$unwind: 'a'` unwound nothing, an unknown option passed
+ * silently, and a field name holding a NUL byte broke the reply carrying it.
+ */
+import type { Document } from 'bson';
+
+import { formatKeyValue } from '../bson/format-key-value.js';
+import { CommandError } from '../commands/command-error.js';
+import { typeAlias } from './element-operators.js';
+import { checkFieldPath } from './field-path.js';
+
+/** `Expression::removeFieldPrefix`: 16419 for a NUL byte, 15982 without the `$`. */
+function withoutFieldPrefix(path: string): string {
+  if (path.includes('\0')) {
+    throw new CommandError('Location16419', 'field path must not contain embedded null characters');
+  }
+  if (!path.startsWith('$')) {
+    throw new CommandError('Location15982', `field path references must be prefixed with a '$' ('${path}'`);
+  }
+  return path.slice(1);
+}
+
+/** `$unwind`: a `$`-path, or `{ path, includeArrayIndex, preserveNullAndEmptyArrays }`. */
+export function checkUnwind(spec: unknown): void {
+  let path = '';
+  if (typeAlias(spec) === 'object') {
+    for (const [option, value] of Object.entries(spec as Document)) {
+      if (option === 'path') {
+        if (typeof value !== 'string') {
+          throw new CommandError(
+            'Location28808',
+            `expected a string as the path for $unwind stage, got ${typeAlias(value)}`,
+          );
+        }
+        path = value;
+      } else if (option === 'preserveNullAndEmptyArrays') {
+        if (typeof value !== 'boolean') {
+          throw new CommandError(
+            'Location28809',
+            `expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage, got ${typeAlias(value)}`,
+          );
+        }
+      } else if (option === 'includeArrayIndex') {
+        if (typeof value !== 'string' || value.length === 0) {
+          // mongod's message has the two spaces.
+          throw new CommandError(
+            'Location28810',
+            `expected a non-empty string for the includeArrayIndex  option to $unwind stage, got ${typeAlias(value)}`,
+          );
+        }
+        if (value.startsWith('$')) {
+          throw new CommandError(
+            'Location28822',
+            `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${value}`,
+          );
+        }
+        checkFieldPath(value);
+      } else {
+        throw new CommandError('Location28811', `unrecognized option to $unwind stage: ${option}`);
+      }
+    }
+  } else if (typeof spec === 'string') {
+    path = spec;
+  } else {
+    throw new CommandError(
+      'Location15981',
+      `expected either a string or an object as specification for $unwind stage, got ${typeAlias(spec)}`,
+    );
+  }
+  if (path.length === 0) throw new CommandError('Location28812', 'no path specified to $unwind stage');
+  if (!path.startsWith('$')) {
+    throw new CommandError('Location28818', `path option to $unwind stage should be prefixed with a '$': ${path}`);
+  }
+  checkFieldPath(withoutFieldPrefix(path));
+}
+
+/** The arguments of `$lookup` that are strings, each a field path once parsed. */
+const LOOKUP_STRINGS = new Set(['as', 'localField', 'foreignField']);
+/** The arguments of `$lookup` read otherwise (`from` and `pipeline` by pipeline-check.ts and the stage). */
+const LOOKUP_OTHERS = new Set(['from', 'pipeline', 'let', '_internalCollation']);
+
+/** `$lookup`: argument types, unknown arguments, `as`, and the field paths of `as`, `localField` and `foreignField`. */
+export function checkLookup(spec: Document): void {
+  for (const [name, value] of Object.entries(spec)) {
+    if (name === 'let' && typeAlias(value) !== 'object') {
+      throw new CommandError(
+        'FailedToParse',
+        `$lookup argument 'let: ${formatKeyValue(value)}' must be an object, is type ${typeAlias(value)}`,
+      );
+    }
+    if (LOOKUP_OTHERS.has(name)) continue;
+    if (typeof value !== 'string') {
+      throw new CommandError(
+        'FailedToParse',
+        `$lookup argument '${name}' must be a string, found ${name}: ${formatKeyValue(value)}: ${typeAlias(value)}`,
+      );
+    }
+    if (!LOOKUP_STRINGS.has(name)) throw new CommandError('FailedToParse', `unknown argument to $lookup: ${name}`);
+  }
+  const as = typeof spec.as === 'string' ? spec.as : '';
+  const local = typeof spec.localField === 'string' ? spec.localField : '';
+  const foreign = typeof spec.foreignField === 'string' ? spec.foreignField : '';
+  if (as.length === 0) throw new CommandError('FailedToParse', "must specify 'as' field for a $lookup");
+  if (!('pipeline' in spec) || local.length > 0 || foreign.length > 0) {
+    if (local.length === 0 || foreign.length === 0) {
+      throw new CommandError(
+        'FailedToParse',
+        'pipeline' in spec
+          ? "$lookup requires both or neither of 'localField' and 'foreignField' to be specified"
+          : "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
+      );
+    }
+  }
+  if (!('pipeline' in spec) && 'let' in spec) {
+    throw new CommandError('FailedToParse', "$lookup with a 'let' argument must also specify 'pipeline'");
+  }
+  checkFieldPath(as);
+  if (local.length > 0) checkFieldPath(local);
+  if (foreign.length > 0) checkFieldPath(foreign);
+}
+
+/** `$count`: a non-empty field name, without `$`, NUL or `.` (40156–40160). */
+export function checkCount(spec: unknown): void {
+  if (typeof spec !== 'string') throw new CommandError('Location40156', 'the count field must be a non-empty string');
+  if (spec.length === 0) throw new CommandError('Location40157', 'the count field must be a non-empty string');
+  if (spec.startsWith('$')) throw new CommandError('Location40158', 'the count field cannot be a $-prefixed path');
+  if (spec.includes('\0')) throw new CommandError('Location40159', 'the count field cannot contain a null byte');
+  if (spec.includes('.')) throw new CommandError('Location40160', "the count field cannot contain '.'");
+}
