@@ -206,3 +206,87 @@ describe('$setField', () => {
     expect(error).toMatchObject({ code: 4161105, message: "$setField requires 'input' to evaluate to type Object" });
   });
 });
+
+describe('$setField and $unsetField arguments', () => {
+  // Checked while the pipeline is parsed: an empty collection fails the same way.
+  it.each<[string, object, number | undefined, string]>([
+    [
+      '$setField without field',
+      { $setField: { input: { a: 'b' } } },
+      4161102,
+      "$setField requires 'field' to be specified",
+    ],
+    ['$unsetField without field', { $unsetField: {} }, 4161102, "$unsetField requires 'field' to be specified"],
+    [
+      '$setField without value',
+      { $setField: { field: 'a', input: { a: 'b' } } },
+      4161103,
+      "$setField requires 'value' to be specified",
+    ],
+    [
+      '$setField without input',
+      { $setField: { field: 'foo', value: 0 } },
+      4161109,
+      "$setField requires 'input' to be specified",
+    ],
+    [
+      '$unsetField without input',
+      { $unsetField: { field: 'foo' } },
+      4161109,
+      "$unsetField requires 'input' to be specified",
+    ],
+    [
+      '$unsetField with a value',
+      { $unsetField: { field: 'a', value: 'foo' } },
+      undefined,
+      '$unsetField found an unknown argument: value',
+    ],
+    [
+      '$setField with a boolean field',
+      { $setField: { field: true, input: { a: 'b' }, value: 24 } },
+      4161107,
+      "$setField requires 'field' to evaluate to type String, but got bool",
+    ],
+    [
+      '$setField with a null field',
+      { $setField: { field: null, input: {}, value: 0 } },
+      4161107,
+      "$setField requires 'field' to evaluate to type String, but got null",
+    ],
+    [
+      '$setField with a document field',
+      { $setField: { field: { a: 1 }, input: { a: 1 }, value: 24 } },
+      4161106,
+      "$setField requires 'field' to evaluate to a constant, but got a non-constant argument",
+    ],
+    [
+      '$unsetField with a computed field',
+      { $unsetField: { field: { $concat: ['a.b', '.', 'c'] }, input: { $const: { 'a.b.c': 5 } } } },
+      4161106,
+      "$unsetField requires 'field' to evaluate to a constant, but got a non-constant argument",
+    ],
+    [
+      '$setField with a field path',
+      { $setField: { field: '$field_path', input: {}, value: 0 } },
+      4161108,
+      "'$CURRENT.field_path' is a field path reference which is not allowed in this context. Did you mean {$literal: '$CURRENT.field_path'}?",
+    ],
+  ])('should refuse %s', async (_label, expression, code, message) => {
+    const empty = await fx.fresh('set_field_empty');
+    const error = await rejection(empty.aggregate([{ $project: { out: expression } }]).toArray());
+    expect(error.message).toBe(`Invalid $project :: caused by :: ${message}`);
+    if (code !== undefined) expect(error.code).toBe(code);
+  });
+
+  it.each<[string, object, unknown]>([
+    ['a $literal field', { $setField: { field: { $literal: '$price' }, input: {}, value: 1 } }, { $price: 1 }],
+    ['$unsetField', { $unsetField: { field: 'qty', input: '$extra' } }, { price: { eur: 9 } }],
+    [
+      '$unsetField of a $literal field',
+      { $unsetField: { field: { $literal: 'qty' }, input: '$extra' } },
+      { price: { eur: 9 } },
+    ],
+  ])('should accept %s', async (_label, expression, expected) => {
+    expect(await evaluated(expression)).toEqual(expected);
+  });
+});

@@ -11,6 +11,7 @@ import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
+import { checkSetFieldArguments } from './object-expressions.js';
 
 /** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
 const MONGOD_ONLY_EXPRESSIONS = new Set(['$function', '$accumulator', '$meta', '$toHashedIndexKey']);
@@ -63,6 +64,9 @@ export function checkExpression(expr: unknown, context: Context, stage?: string)
     if (operator === '$literal') return;
     checkArgument(operator, (expr as Document)[operator]);
     checkArity(operator, (expr as Document)[operator]);
+    if (operator === '$setField' || operator === '$unsetField') {
+      withCause(stage, () => checkSetFieldArguments(operator, (expr as Document)[operator] as Document));
+    }
     checkExpression((expr as Document)[operator], context, stage);
     return;
   }

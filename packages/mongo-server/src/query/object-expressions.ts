@@ -166,3 +166,61 @@ export function setField(obj: unknown, expr: unknown, options: Options): Documen
   if (value !== undefined) write(output, field, value);
   return output;
 }
+
+/** The arguments `$setField` and `$unsetField` take. */
+const SET_FIELD_ARGUMENTS: Record<string, readonly string[]> = {
+  $setField: ['field', 'input', 'value'],
+  $unsetField: ['field', 'input'],
+};
+
+/**
+ * `$setField`'s and `$unsetField`'s arguments, checked as mongod parses
+ * them: known names only, `field`, `value` and `input` present, `field` a
+ * constant string (a string, or `$literal`/`$const` of one). mingo read a
+ * missing `field` as the field "undefined" and a `$`-path as a path.
+ */
+export function checkSetFieldArguments(operator: '$setField' | '$unsetField', spec: Document): void {
+  const known = SET_FIELD_ARGUMENTS[operator]!;
+  for (const name of Object.keys(spec)) {
+    if (!known.includes(name))
+      throw new CommandError('Location4161101', `${operator} found an unknown argument: ${name}`);
+  }
+  if (!('field' in spec)) throw new CommandError('Location4161102', `${operator} requires 'field' to be specified`);
+  if (operator === '$setField' && !('value' in spec)) {
+    throw new CommandError('Location4161103', "$setField requires 'value' to be specified");
+  }
+  if (!('input' in spec)) throw new CommandError('Location4161109', `${operator} requires 'input' to be specified`);
+  let field: unknown = spec.field;
+  if (isSubDocument(field)) {
+    const [name] = Object.keys(field);
+    if (name !== '$literal' && name !== '$const') {
+      throw new CommandError(
+        'Location4161106',
+        `${operator} requires 'field' to evaluate to a constant, but got a non-constant argument`,
+      );
+    }
+    field = field[name];
+  } else if (Array.isArray(field)) {
+    throw new CommandError(
+      'Location4161106',
+      `${operator} requires 'field' to evaluate to a constant, but got a non-constant argument`,
+    );
+  } else if (typeof field === 'string' && field.startsWith('$')) {
+    const path = field.startsWith('$$') ? field : `$CURRENT.${field.slice(1)}`;
+    throw new CommandError(
+      'Location4161108',
+      `'${path}' is a field path reference which is not allowed in this context. Did you mean {$literal: '${path}'}?`,
+    );
+  }
+  if (typeof field !== 'string') {
+    throw new CommandError(
+      'Location4161107',
+      `${operator} requires 'field' to evaluate to type String, but got ${typeAlias(field)}`,
+    );
+  }
+}
+
+/** `$unsetField`: `$setField` with a missing value, its errors named after `$setField` as mongod names them. */
+export function unsetField(obj: unknown, expr: unknown, options: Options): Document | null {
+  return setField(obj, { ...(expr as Document), value: '$$REMOVE' }, options);
+}

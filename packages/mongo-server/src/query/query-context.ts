@@ -37,7 +37,7 @@ import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryO
 import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
-import { arrayToObject, mergeObjects, setField } from './object-expressions.js';
+import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
 import { operandListOperators } from './operand-lists.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
@@ -195,6 +195,7 @@ const BSON_EXPRESSION_OPERATORS = {
   $arrayToObject: arrayToObject,
   $mergeObjects: mergeObjects,
   $setField: setField,
+  $unsetField: unsetField,
 };
 
 /** What `$redact`'s expression may give: keep the document, look into its subdocuments, or drop it. */
