@@ -182,8 +182,10 @@ const SET_FIELD_ARGUMENTS: Record<string, readonly string[]> = {
 export function checkSetFieldArguments(operator: '$setField' | '$unsetField', spec: Document): void {
   const known = SET_FIELD_ARGUMENTS[operator]!;
   for (const name of Object.keys(spec)) {
-    if (!known.includes(name))
+    // The message is mongod's; the code is inferred from the numbering of the checks around it.
+    if (!known.includes(name)) {
       throw new CommandError('Location4161101', `${operator} found an unknown argument: ${name}`);
+    }
   }
   if (!('field' in spec)) throw new CommandError('Location4161102', `${operator} requires 'field' to be specified`);
   if (operator === '$setField' && !('value' in spec)) {
