@@ -1,12 +1,14 @@
 /**
  * Conformance: field paths as mongod 7 parses them, before any document is
  * read — in expressions (`$a.b`, `$$ROOT.a`), in `$unwind`, `$lookup` and
- * `$count`, in `distinct`'s key — and the empty `$project`. A malformed path
- * is an error with mongod's code, never a silent "nothing there". Through the
- * driver only, so it passes unchanged against a real MongoDB (MONGO_URL).
+ * `$count`, in `distinct`'s key — the arguments of `$facet`, and the empty
+ * `$project`. A malformed path is an error with mongod's code, never a
+ * silent "nothing there". Through the driver only, so it passes unchanged
+ * against a real MongoDB (MONGO_URL).
  * @see https://www.mongodb.com/docs/manual/reference/operator/aggregation/unwind/
  * @see https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/
  * @see https://www.mongodb.com/docs/manual/reference/operator/aggregation/count/
+ * @see https://www.mongodb.com/docs/manual/reference/operator/aggregation/facet/
  */
 import type { Collection } from 'mongodb';
 
@@ -175,6 +177,40 @@ describe('$count', () => {
 
   it('should count into the field named', async () => {
     expect(await run([{ $count: 'n' }])).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('$facet', () => {
+  it.each<[string, object, number, string]>([
+    ['an empty specification', {}, 40169, 'the $facet specification must be a non-empty object, but found: $facet: {}'],
+    ['a facet that is not an array', { a: 1 }, 40170, 'arguments to $facet must be arrays, a is type int'],
+    [
+      'a stage that is not a document',
+      { a: [1] },
+      40171,
+      'elements of arrays in $facet spec must be non-empty objects, a argument contained an element of type int: 0: 1',
+    ],
+    ['a $out inside', { a: [{ $out: 'x' }] }, 40600, '$out is not allowed to be used within a $facet stage'],
+    [
+      'a $facet inside',
+      { a: [{ $facet: { b: [] } }] },
+      40600,
+      '$facet is not allowed to be used within a $facet stage',
+    ],
+    [
+      'a facet named with $',
+      { $a: [] },
+      16410,
+      "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+    ],
+  ])('should refuse %s', async (_label, spec, code, message) => {
+    expect(await rejection(run([{ $facet: spec }]))).toMatchObject({ code, message });
+  });
+
+  it('should pass every document through an empty facet', async () => {
+    expect(await run([{ $facet: { all: [], n: [{ $count: 'n' }] } }, { $project: { n: 1, ids: '$all._id' } }])).toEqual(
+      [{ n: [{ n: 1 }], ids: [1] }],
+    );
   });
 });
 

@@ -6,7 +6,7 @@ import { checkArgument, checkExpression, checkProjection, knownOperator, notSupp
 import { checkVariables, defineVariables, NO_VARIABLES, type Scope, withVariables } from './expression-variables.js';
 import { refuseProtoPipeline } from './proto-paths.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
-import { checkCount, checkLookup, checkUnwind } from './stage-arguments.js';
+import { checkCount, checkFacet, checkLookup, checkUnwind } from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
 const MONGOD_STAGES = new Set([
@@ -196,7 +196,8 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       checkGroup(spec, name, scope);
       break;
     case '$facet':
-      if (typeAlias(spec) === 'object') for (const value of Object.values(spec as Document)) sub(value);
+      checkFacet(spec as Document);
+      for (const value of Object.values(spec as Document)) sub(value);
       break;
     case '$unwind':
       checkUnwind(spec);

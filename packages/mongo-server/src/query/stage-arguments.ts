@@ -1,7 +1,8 @@
 /**
- * The arguments of `$unwind`, `$lookup` and `$count`, checked as mongod 7
- * parses them (document_source_unwind.cpp, document_source_lookup.cpp,
- * document_source_count.cpp), before any document is read. mingo took what
+ * The arguments of `$unwind`, `$lookup`, `$count` and `$facet`, checked as
+ * mongod 7 parses them (document_source_unwind.cpp, document_source_lookup.cpp,
+ * document_source_count.cpp, document_source_facet.cpp), before any document
+ * is read. mingo took what
  * it was given: a `$lookup` without `as` wrote its matches to a field named
  * "undefined", `$unwind: 'a'` unwound nothing, an unknown option passed
  * silently, and a field name holding a NUL byte broke the reply carrying it.
@@ -11,7 +12,7 @@ import type { Document } from 'bson';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
-import { checkFieldPath } from './field-path.js';
+import { checkFieldName, checkFieldPath } from './field-path.js';
 
 /** `Expression::removeFieldPrefix`: 16419 for a NUL byte, 15982 without the `$`. */
 function withoutFieldPrefix(path: string): string {
@@ -130,4 +131,47 @@ export function checkCount(spec: unknown): void {
   if (spec.startsWith('$')) throw new CommandError('Location40158', 'the count field cannot be a $-prefixed path');
   if (spec.includes('\0')) throw new CommandError('Location40159', 'the count field cannot contain a null byte');
   if (spec.includes('.')) throw new CommandError('Location40160', "the count field cannot contain '.'");
+}
+
+/** Stages a `$facet` sub-pipeline may not hold (40600). */
+const NOT_IN_FACET = new Set([
+  ...['$out', '$merge', '$facet', '$collStats', '$indexStats', '$geoNear', '$changeStream'],
+  ...['$listLocalSessions', '$listSessions', '$currentOp', '$planCacheStats'],
+]);
+
+/**
+ * `$facet`: a non-empty document (the type is checked with the other
+ * stages' specifications) of valid names, each an array of stage documents,
+ * none of them one that must come first or last. mingo ran a `$out` inside
+ * a facet as a no-op and failed on a facet that was not an array with its
+ * own TypeError.
+ */
+export function checkFacet(spec: Document): void {
+  if (Object.keys(spec).length === 0) {
+    throw new CommandError(
+      'Location40169',
+      'the $facet specification must be a non-empty object, but found: $facet: {}',
+    );
+  }
+  for (const [name, pipeline] of Object.entries(spec)) {
+    checkFieldName(name);
+    if (!Array.isArray(pipeline)) {
+      throw new CommandError(
+        'Location40170',
+        `arguments to $facet must be arrays, ${name} is type ${typeAlias(pipeline)}`,
+      );
+    }
+    for (const [index, stage] of (pipeline as unknown[]).entries()) {
+      if (typeAlias(stage) !== 'object') {
+        throw new CommandError(
+          'Location40171',
+          `elements of arrays in $facet spec must be non-empty objects, ${name} argument contained an element of type ${typeAlias(stage)}: ${index}: ${formatKeyValue(stage)}`,
+        );
+      }
+      const [stageName] = Object.keys(stage as Document);
+      if (stageName !== undefined && NOT_IN_FACET.has(stageName)) {
+        throw new CommandError('Location40600', `${stageName} is not allowed to be used within a $facet stage`);
+      }
+    }
+  }
 }
