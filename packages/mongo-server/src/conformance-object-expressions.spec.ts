@@ -280,6 +280,8 @@ describe('$setField and $unsetField arguments', () => {
 
   it.each<[string, object, unknown]>([
     ['a $literal field', { $setField: { field: { $literal: '$price' }, input: {}, value: 1 } }, { $price: 1 }],
+    ['a $const field', { $setField: { field: { $const: 'new' }, input: '$price', value: 2 } }, { usd: 10, new: 2 }],
+    ["$const, $literal's other name", { $const: '$not.a.path' }, '$not.a.path'],
     ['$unsetField', { $unsetField: { field: 'qty', input: '$extra' } }, { price: { eur: 9 } }],
     [
       '$unsetField of a $literal field',

@@ -26,7 +26,10 @@ function bind(expr: unknown, vars: Variables): unknown {
   if (typeAlias(expr) !== 'object') return expr;
   // fromEntries defines fields: assigning one named `__proto__` would set the copy's prototype instead.
   return Object.fromEntries(
-    Object.entries(expr as Document).map(([key, value]) => [key, key === '$literal' ? value : bind(value, vars)]),
+    Object.entries(expr as Document).map(([key, value]) => [
+      key,
+      key === '$literal' || key === '$const' ? value : bind(value, vars),
+    ]),
   );
 }
 

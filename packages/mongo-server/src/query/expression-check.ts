@@ -61,7 +61,8 @@ export function checkExpression(expr: unknown, context: Context, stage?: string)
       if (MONGOD_ONLY_EXPRESSIONS.has(operator)) throw notSupported(`The ${operator} expression`);
       throw new CommandError('InvalidPipelineOperator', `${causedBy(stage)}Unrecognized expression '${operator}'`);
     }
-    if (operator === '$literal') return;
+    // `$const` is mongod's other name of `$literal`.
+    if (operator === '$literal' || operator === '$const') return;
     checkArgument(operator, (expr as Document)[operator]);
     checkArity(operator, (expr as Document)[operator]);
     if (operator === '$setField' || operator === '$unsetField') {

@@ -57,6 +57,7 @@ export function checkVariables(expr: unknown, scope: Scope): void {
   const fields = keys.length === 1 && typeAlias(argument) === 'object' ? (argument as Document) : undefined;
   switch (keys.length === 1 ? keys[0] : undefined) {
     case '$literal':
+    case '$const':
       return;
     case '$let':
       if (!fields) break;

@@ -187,11 +187,13 @@ export function checkSetFieldArguments(operator: '$setField' | '$unsetField', sp
       throw new CommandError('Location4161101', `${operator} found an unknown argument: ${name}`);
     }
   }
-  if (!('field' in spec)) throw new CommandError('Location4161102', `${operator} requires 'field' to be specified`);
-  if (operator === '$setField' && !('value' in spec)) {
+  if (!Object.hasOwn(spec, 'field'))
+    throw new CommandError('Location4161102', `${operator} requires 'field' to be specified`);
+  if (operator === '$setField' && !Object.hasOwn(spec, 'value')) {
     throw new CommandError('Location4161103', "$setField requires 'value' to be specified");
   }
-  if (!('input' in spec)) throw new CommandError('Location4161109', `${operator} requires 'input' to be specified`);
+  if (!Object.hasOwn(spec, 'input'))
+    throw new CommandError('Location4161109', `${operator} requires 'input' to be specified`);
   let field: unknown = spec.field;
   if (isSubDocument(field)) {
     const [name] = Object.keys(field);

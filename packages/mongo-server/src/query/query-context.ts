@@ -195,6 +195,8 @@ const BSON_EXPRESSION_OPERATORS = {
   $arrayToObject: arrayToObject,
   $mergeObjects: mergeObjects,
   $setField: setField,
+  // mongod's other name of `$literal` (its own serializations use it), which mingo lacks.
+  $const: (_obj: unknown, expr: unknown): unknown => expr,
   $unsetField: unsetField,
 };
 
