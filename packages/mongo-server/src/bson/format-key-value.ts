@@ -98,7 +98,6 @@ export function formatValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (bsonTag(value) === 'Double') return formatValue((value as { value: number }).value);
   if (value instanceof RegExp || !isSubDocument(value)) return formatKeyValue(value);
-  const doc = value;
-  const keys = Object.keys(doc);
-  return keys.length === 0 ? '{}' : `{${keys.map((k) => `${k}: ${formatValue(doc[k])}`).join(', ')}}`;
+  const keys = Object.keys(value);
+  return keys.length === 0 ? '{}' : `{${keys.map((k) => `${k}: ${formatValue(value[k])}`).join(', ')}}`;
 }

@@ -224,7 +224,11 @@ export function checkSetFieldArguments(operator: '$setField' | '$unsetField', sp
   }
 }
 
-/** `$unsetField`: `$setField` with a missing value, its errors named after `$setField` as mongod names them. */
+/**
+ * `$unsetField`: `$setField` without a `value` (parsing refuses one), which
+ * evaluates missing and so removes the field; its errors are named after
+ * `$setField`, as mongod names them.
+ */
 export function unsetField(obj: unknown, expr: unknown, options: Options): Document | null {
-  return setField(obj, { ...(expr as Document), value: '$$REMOVE' }, options);
+  return setField(obj, expr, options);
 }

@@ -2,10 +2,10 @@
  * The arguments of `$unwind`, `$lookup`, `$count` and `$facet`, checked as
  * mongod 7 parses them (document_source_unwind.cpp, document_source_lookup.cpp,
  * document_source_count.cpp, document_source_facet.cpp), before any document
- * is read. mingo took what
- * it was given: a `$lookup` without `as` wrote its matches to a field named
- * "undefined", `$unwind: 'a'` unwound nothing, an unknown option passed
- * silently, and a field name holding a NUL byte broke the reply carrying it.
+ * is read. mingo took what it was given: a `$lookup` without `as` wrote its
+ * matches to a field named "undefined", `$unwind: 'a'` unwound nothing, an
+ * unknown option passed silently, and a field name holding a NUL byte broke
+ * the reply carrying it.
  */
 import type { Document } from 'bson';
 
@@ -13,17 +13,6 @@ import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { checkFieldName, checkFieldPath } from './field-path.js';
-
-/** `Expression::removeFieldPrefix`: 16419 for a NUL byte, 15982 without the `$`. */
-function withoutFieldPrefix(path: string): string {
-  if (path.includes('\0')) {
-    throw new CommandError('Location16419', 'field path must not contain embedded null characters');
-  }
-  if (!path.startsWith('$')) {
-    throw new CommandError('Location15982', `field path references must be prefixed with a '$' ('${path}'`);
-  }
-  return path.slice(1);
-}
 
 /** `$unwind`: a `$`-path, or `{ path, includeArrayIndex, preserveNullAndEmptyArrays }`. */
 export function checkUnwind(spec: unknown): void {
@@ -76,7 +65,11 @@ export function checkUnwind(spec: unknown): void {
   if (!path.startsWith('$')) {
     throw new CommandError('Location28818', `path option to $unwind stage should be prefixed with a '$': ${path}`);
   }
-  checkFieldPath(withoutFieldPrefix(path));
+  // `Expression::removeFieldPrefix`, whose other check (15982, the `$`) 28818 has made.
+  if (path.includes('\0')) {
+    throw new CommandError('Location16419', 'field path must not contain embedded null characters');
+  }
+  checkFieldPath(path.slice(1));
 }
 
 /** The arguments of `$lookup` that are strings, each a field path once parsed. */
@@ -106,17 +99,18 @@ export function checkLookup(spec: Document): void {
   const local = typeof spec.localField === 'string' ? spec.localField : '';
   const foreign = typeof spec.foreignField === 'string' ? spec.foreignField : '';
   if (as.length === 0) throw new CommandError('FailedToParse', "must specify 'as' field for a $lookup");
-  if (!('pipeline' in spec) || local.length > 0 || foreign.length > 0) {
+  const hasPipeline = Object.hasOwn(spec, 'pipeline');
+  if (!hasPipeline || local.length > 0 || foreign.length > 0) {
     if (local.length === 0 || foreign.length === 0) {
       throw new CommandError(
         'FailedToParse',
-        'pipeline' in spec
+        hasPipeline
           ? "$lookup requires both or neither of 'localField' and 'foreignField' to be specified"
           : "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
       );
     }
   }
-  if (!('pipeline' in spec) && 'let' in spec) {
+  if (!hasPipeline && Object.hasOwn(spec, 'let')) {
     throw new CommandError('FailedToParse', "$lookup with a 'let' argument must also specify 'pipeline'");
   }
   checkFieldPath(as);
