@@ -43,6 +43,15 @@ export interface EmbeddedMongoServerOptions {
    * @default 60
    */
   ttlMonitorSleepSecs?: number;
+  /**
+   * How long a cursor opened outside a session may stay unused before it is
+   * closed (mongod's `cursorTimeoutMillis`; `setParameter` changes it while
+   * running). A cursor opened with `noCursorTimeout` is exempt; one opened in
+   * a session — every cursor of the Node.js driver — lives instead until its
+   * session ends or goes unused for 30 minutes, as in MongoDB.
+   * @default 600000
+   */
+  cursorTimeoutMillis?: number;
 }
 
 /** Options of {@link EmbeddedMongoServer.stop}. */
@@ -71,7 +80,7 @@ export class EmbeddedMongoServer {
   private boundPort: number;
   private server?: Server;
   private readonly store = new MemoryStore();
-  private readonly cursors = new CursorRegistry();
+  private readonly cursors: CursorRegistry;
   private readonly sessions: SessionRegistry;
   private readonly failPoint = new FailCommandFailPoint();
   private readonly router: CommandRouter;
@@ -85,6 +94,14 @@ export class EmbeddedMongoServer {
     this.host = options.host ?? '127.0.0.1';
     this.boundPort = options.port ?? 0;
     this.sessions = new SessionRegistry(this.store.locks, options);
+    const sessions = this.sessions.localSessions;
+    this.cursors = new CursorRegistry({
+      clock: options.clock,
+      timeoutMS: options.cursorTimeoutMillis,
+      sessionLastUse: (key) => sessions.lastUse(key),
+    });
+    // A command in a session expired unseen starts it anew: its cursors must close first.
+    sessions.onExpire((key) => this.cursors.killSessionCursors(new Set([key])));
     this.router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint, {
       clock: options.clock ?? Date.now,
       maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS,

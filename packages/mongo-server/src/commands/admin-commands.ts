@@ -1,10 +1,10 @@
-import { type Document, Long, ObjectId, Timestamp } from 'bson';
+import { type Binary, type Document, Long, ObjectId, Timestamp } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { typeAlias } from '../query/element-operators.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
-import { checkSessionId, collectionName, optionalDocumentArray } from './command-arguments.js';
+import { checkSessionId, collectionName, GENERIC_FIELDS, optionalDocumentArray } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { NAMESPACE_COMMANDS } from './namespace-commands.js';
@@ -82,15 +82,57 @@ const serverStatus: CommandHandler = (_cmd, ctx) => ({
   process: 'embedded-test-server',
   uptime: (Date.now() - STARTED.getTime()) / 1000,
   localTime: new Date(),
+  // What tests of cursor leaks read: cursors open now, opened, closed for being idle.
+  metrics: { cursor: ctx.cursors.metrics() },
   ok: 1,
 });
 
-const getParameter: CommandHandler = (cmd) => {
+/** mongod's refusal of an admin-only command run elsewhere. */
+function checkAdminOnly(name: string, ctx: CommandContext): void {
+  if (ctx.db !== 'admin') throw new CommandError('Unauthorized', `${name} may only be run against the admin database.`);
+}
+
+const getParameter: CommandHandler = (cmd, ctx) => {
   const reply: Document = { ok: 1 };
-  if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*') {
+  const all = cmd.getParameter === '*';
+  if (cmd.featureCompatibilityVersion !== undefined || all) {
     reply.featureCompatibilityVersion = { version: '7.0' };
   }
+  if (cmd.cursorTimeoutMillis !== undefined || all) reply.cursorTimeoutMillis = BigInt(ctx.cursors.timeoutMS);
   return reply;
+};
+
+/**
+ * setParameter of the one runtime parameter the embedded server has,
+ * `cursorTimeoutMillis` (an Int64 in mongod; any number is taken whole). Any
+ * other parameter is refused naming it rather than accepted and ignored.
+ */
+const setParameter: CommandHandler = (cmd, ctx) => {
+  checkAdminOnly('setParameter', ctx);
+  const names = Object.keys(cmd).filter((field) => field !== 'setParameter' && !GENERIC_FIELDS.has(field));
+  if (names.length === 0)
+    throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
+  const unsupported = names.find((name) => name !== 'cursorTimeoutMillis');
+  if (unsupported !== undefined) {
+    throw new CommandError(
+      'CommandNotSupported',
+      `setParameter '${unsupported}' is not supported by the embedded server (only cursorTimeoutMillis is)`,
+    );
+  }
+  const value: unknown = cmd.cursorTimeoutMillis;
+  const ms = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? Math.trunc(value) : Number.NaN;
+  if (!Number.isFinite(ms)) {
+    throw new CommandError('BadValue', `Invalid value for parameter cursorTimeoutMillis: ${String(value)}`);
+  }
+  const was = BigInt(ctx.cursors.timeoutMS);
+  ctx.cursors.timeoutMS = ms;
+  return { was, ok: 1 };
+};
+
+/** killAllSessions: closes the cursors of every session (of any user, with `[]`), as mongod kills its sessions' cursors. */
+const killAllSessions: CommandHandler = (_cmd, ctx) => {
+  ctx.cursors.killSessionCursors();
+  return { ok: 1 };
 };
 
 const create: CommandHandler = (cmd, ctx) => {
@@ -206,6 +248,8 @@ const endSessions: CommandHandler = (cmd, ctx) => {
   const entries = optionalDocumentArray(lsids, 'endSessions.endSessionsFromClient') ?? [];
   for (const lsid of entries) checkSessionId(lsid, 'endSessions.endSessionsFromClient');
   ctx.sessions.end(entries);
+  // Their cursors close now; mongod closes them at its next session refresh (within 5 minutes).
+  ctx.cursors.killSessionCursors(new Set(entries.map((lsid) => (lsid.id as Binary).toString('hex'))));
   return { ok: 1 };
 };
 
@@ -228,6 +272,7 @@ export const ADMIN_COMMANDS: Record<string, CommandHandler> = {
   listCollections,
   listDatabases,
   endSessions,
-  killAllSessions: () => ({ ok: 1 }),
+  killAllSessions,
+  setParameter,
   ...NAMESPACE_COMMANDS,
 };

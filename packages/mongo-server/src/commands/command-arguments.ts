@@ -166,6 +166,24 @@ export function wrongType(label: string, value: unknown, expected: string): Comm
   );
 }
 
+/** Fields every command may carry besides its own (sessions, read/write concern, API version). */
+export const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  '$clusterTime',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+  'writeConcern',
+  'readConcern',
+  '$readPreference',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'comment',
+  'maxTimeMS',
+]);
+
 /**
  * A logical session id (`lsid`, or an `endSessions` entry) checked as mongod's
  * LogicalSessionFromClient parser does: a document whose `id` is a 16-byte UUID.

@@ -1,6 +1,6 @@
 import type { Document, ObjectId } from 'bson';
 
-import type { CursorRegistry } from '../cursor/cursor-registry.js';
+import type { CursorOwner, CursorRegistry } from '../cursor/cursor-registry.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
@@ -37,6 +37,8 @@ export interface CommandContext {
   readonly failPoint: FailCommandFailPoint;
   /** The transaction the command runs in, if any. */
   readonly transaction?: Transaction;
+  /** The command's session and txnNumber, which a cursor it opens keeps for its getMores. */
+  readonly owner: CursorOwner;
   readonly server: ServerInfo;
   /** The collection as this command sees it (transaction-aware); created on demand when `create`. */
   view(name: string, create?: boolean): CollectionView | undefined;

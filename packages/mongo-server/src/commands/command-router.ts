@@ -171,7 +171,7 @@ export class CommandRouter {
       }
       const run: PendingCommand = { name, handler, cmd, db, server, transaction, fail, delayMS, since: Date.now() };
       return (
-        runChangeStreamCursorCommand(name, cmd, this.context(db, server, transaction), this.limits) ??
+        runChangeStreamCursorCommand(name, cmd, this.context(cmd, db, server, transaction), this.limits) ??
         this.attempt(run) ?? { later: this.waitThenRun(run) }
       );
     } catch (error) {
@@ -189,7 +189,7 @@ export class CommandRouter {
     try {
       const retried = this.sessions.retriedWrite(name, cmd);
       if (retried !== undefined) return { reply: retried, delayMS };
-      const ctx = this.context(db, server, transaction);
+      const ctx = this.context(cmd, db, server, transaction);
       if (
         !transaction &&
         WAITING_WRITES.has(name) &&
@@ -267,7 +267,7 @@ export class CommandRouter {
     if (typeof appName === 'string') server.appName = appName;
   }
 
-  private context(db: string, server: ServerInfo, transaction: Transaction | undefined): CommandContext {
+  private context(cmd: Document, db: string, server: ServerInfo, transaction: Transaction | undefined): CommandContext {
     const { store } = this;
     const ctx: CommandContext = {
       db,
@@ -276,6 +276,7 @@ export class CommandRouter {
       sessions: this.sessions,
       failPoint: this.failPoint,
       transaction,
+      owner: { lsid: cmd.lsid as Document | undefined, txnNumber: cmd.txnNumber },
       server,
       view(name: string, create = false): CollectionView | undefined {
         const collection = create ? store.ensureCollection(db, name).collection : store.collection(db, name);

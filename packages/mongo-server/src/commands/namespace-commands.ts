@@ -3,27 +3,9 @@ import { BSON, type Document } from 'bson';
 import { bsonEquals } from '../bson/bson-compare.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { CollectionStore } from '../store/collection-store.js';
-import { checkCollectionName, checkDatabaseName, collectionName } from './command-arguments.js';
+import { checkCollectionName, checkDatabaseName, collectionName, GENERIC_FIELDS } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
-
-/** Fields every command may carry besides its own (sessions, read/write concern, API version). */
-const GENERIC_FIELDS = new Set([
-  '$db',
-  'lsid',
-  '$clusterTime',
-  'txnNumber',
-  'autocommit',
-  'startTransaction',
-  'writeConcern',
-  'readConcern',
-  '$readPreference',
-  'apiVersion',
-  'apiStrict',
-  'apiDeprecationErrors',
-  'comment',
-  'maxTimeMS',
-]);
 
 function existing(ctx: CommandContext, name: string): CollectionStore {
   const collection = ctx.store.collection(ctx.db, name);

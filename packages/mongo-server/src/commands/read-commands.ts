@@ -82,19 +82,26 @@ function cursorReply(cursor: CursorBatch, first: boolean): Document {
   };
 }
 
-/** Opens a cursor over `docs` honouring `cursor.batchSize` / `batchSize` / `singleBatch`. */
+/**
+ * Opens a cursor over `docs` honouring `cursor.batchSize` / `batchSize` /
+ * `singleBatch` (and find's `noCursorTimeout`), owned by the command's session.
+ */
 export function openCursor(
   ctx: CommandContext,
   ns: string,
   docs: Document[],
   batchSize?: number,
   singleBatch = false,
+  noTimeout = false,
 ): Document {
   if (batchSize !== undefined && batchSize < 0) {
     throw new CommandError('BadValue', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
   }
   const maxTimeMSLeft = OperationBudget.current()?.remainingMaxTimeMS();
-  return cursorReply(ctx.cursors.open(ns, docs, batchSize, singleBatch, maxTimeMSLeft), true);
+  return cursorReply(
+    ctx.cursors.open(ns, docs, { batchSize, singleBatch, maxTimeMSLeft, noTimeout, owner: ctx.owner }),
+    true,
+  );
 }
 
 const find: CommandHandler = (cmd, ctx) => {
@@ -113,6 +120,7 @@ const find: CommandHandler = (cmd, ctx) => {
     docs,
     limit > 0 && batchSize === undefined ? limit : batchSize,
     singleBatch,
+    cmd.noCursorTimeout === true,
   );
 };
 
@@ -123,16 +131,29 @@ const getMore: CommandHandler = (cmd, ctx) => {
     throw wrongType('getMore.getMore', raw, 'long');
   }
   const id = BigInt(raw);
+  const collection: unknown = cmd.collection;
+  if (collection === undefined) {
+    throw new CommandError('Location40414', "BSON field 'getMore.collection' is missing but a required field");
+  }
+  if (typeof collection !== 'string') throw wrongType('getMore.collection', collection, 'string');
+  const ns = `${ctx.db}.${collection}`;
+  if (collection === '' || collection.includes('\0')) {
+    throw new CommandError('InvalidNamespace', `Invalid namespace for getMore: ${ns}`);
+  }
+  const batchSize = optionalCount(cmd, 'batchSize');
+  ctx.cursors.check(id, { ns, owner: ctx.owner });
   // Every cursor here is a plain one: maxTimeMS on getMore is only for tailable awaitData cursors.
   if (cmd.maxTimeMS !== undefined) {
     throw new CommandError('BadValue', 'cannot set maxTimeMS on getMore command for a non-awaitData cursor');
   }
-  const batchSize = optionalCount(cmd, 'batchSize');
   const left = ctx.cursors.maxTimeMSLeft(id);
   const budget = OperationBudget.current();
   if (left === undefined || budget === undefined) return cursorReply(ctx.cursors.next(id, batchSize), false);
-  // The rest of the find's or aggregate's maxTimeMS, as mongod carries it across getMores.
-  if (left <= 0) throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
+  // The rest of the find's or aggregate's maxTimeMS, as mongod carries it across getMores; running out closes the cursor.
+  if (left <= 0) {
+    ctx.cursors.kill(id);
+    throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
+  }
   const started = budget.elapsedMS();
   const batch = OperationBudget.run(budget.withMaxTimeMS(left), () => ctx.cursors.next(id, batchSize));
   ctx.cursors.spend(id, budget.elapsedMS() - started);

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
-import type { Document } from 'bson';
+import { Binary, type Document } from 'bson';
 
 import { approximateSize } from '../bson/approximate-size.js';
 import { ChangeStreamCursors } from '../changes/change-stream-cursors.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
+import { describeSession, SESSION_TIMEOUT_MS } from '../session/logical-session-cache.js';
 import { bsonSize, MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 
 /** MongoDB's default first batch size. */
@@ -24,6 +25,69 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
  */
 export const OPEN_CURSORS_BYTES_LIMIT = 512 * 1024 * 1024;
 
+/**
+ * mongod's `cursorTimeoutMillis`: a cursor opened outside a session and idle
+ * this long is closed (unless opened with `noCursorTimeout`).
+ */
+export const DEFAULT_CURSOR_TIMEOUT_MS = 10 * 60_000;
+/** How often the registry looks for expired cursors, by the server's clock (mongod's `clientCursorMonitorFrequencySecs` is 4). */
+const SWEEP_INTERVAL_MS = 1_000;
+
+/** The session and transaction of a command that opens or continues a cursor: its `lsid` and `txnNumber`, as checked. */
+export interface CursorOwner {
+  readonly lsid?: Document;
+  readonly txnNumber?: unknown;
+}
+
+/** How {@link CursorRegistry.open} keeps a cursor. */
+export interface OpenCursorOptions {
+  batchSize?: number;
+  singleBatch?: boolean;
+  /** What is left of the opening command's maxTimeMS, for its getMores. */
+  maxTimeMSLeft?: number;
+  /** find's `noCursorTimeout`: never closed for being idle (a session's end still closes it). */
+  noTimeout?: boolean;
+  /** The opening command's session and transaction, which its getMores must carry. */
+  owner?: CursorOwner;
+}
+
+/** What a getMore carries that must match the cursor it continues. */
+export interface CursorRequest {
+  /** The namespace the getMore names (`$db` and `collection`). */
+  readonly ns: string;
+  readonly owner: CursorOwner;
+}
+
+/** Options of {@link CursorRegistry}. */
+export interface CursorRegistryOptions {
+  /** What open cursors may hold together before the least recently used are closed. @default OPEN_CURSORS_BYTES_LIMIT */
+  limitBytes?: number;
+  /** The server's clock in milliseconds. @default Date.now */
+  clock?: () => number;
+  /** mongod's `cursorTimeoutMillis`. @default DEFAULT_CURSOR_TIMEOUT_MS */
+  timeoutMS?: number;
+  /**
+   * When the session whose `lsid.id` is this hex was last used; undefined
+   * once it ended (`endSessions`), expired or was forgotten. Without it a
+   * session's cursors expire {@link SESSION_TIMEOUT_MS} after their own last use.
+   */
+  sessionLastUse?: (key: string) => number | undefined;
+}
+
+/** The `metrics.cursor` section of serverStatus, as mongod reports it (no cursor is ever pinned between commands here). */
+export interface CursorMetrics {
+  timedOut: number;
+  totalOpened: number;
+  moreThanOneBatch: number;
+  open: { noTimeout: number; pinned: number; total: number };
+}
+
+interface CursorSession {
+  /** `lsid.id` as hex. */
+  readonly key: string;
+  readonly lsid: Document;
+}
+
 interface ServerCursor {
   readonly ns: string;
   readonly docs: readonly Document[];
@@ -32,6 +96,13 @@ interface ServerCursor {
   position: number;
   /** What is left of the opening command's maxTimeMS, for its getMores. */
   maxTimeMSLeft?: number;
+  readonly noTimeout: boolean;
+  readonly session?: CursorSession;
+  readonly txnNumber?: bigint;
+  /** When it was opened or last continued, by the server's clock. */
+  lastUse: number;
+  /** Whether a getMore has continued it. */
+  continued: boolean;
 }
 
 /**
@@ -56,10 +127,80 @@ export interface CursorBatch {
   batch: Document[];
 }
 
+/** The session of `owner`, keyed by its `lsid.id`'s hex; undefined outside sessions. */
+function sessionOf(owner: CursorOwner | undefined): CursorSession | undefined {
+  const id: unknown = owner?.lsid?.id;
+  return id instanceof Binary ? { key: id.toString('hex'), lsid: owner!.lsid! } : undefined;
+}
+
+/** A command's `txnNumber` (an Int64, already checked), undefined when absent. */
+function txnNumberOf(owner: CursorOwner | undefined): bigint | undefined {
+  const n = owner?.txnNumber;
+  return typeof n === 'bigint' ? n : n === undefined || n === null ? undefined : BigInt(String(n));
+}
+
+/**
+ * mongod's checks that a getMore continues a cursor as the command that
+ * opened it ran (getmore_cmd.cpp's validateLSID, validateTxnNumber,
+ * validateNamespace, in that order): same session, same transaction, same
+ * namespace. A failed check leaves the cursor open.
+ */
+function checkContinuation(id: bigint, cursor: ServerCursor, request: CursorRequest): void {
+  const session = sessionOf(request.owner);
+  const prefix = `Cannot run getMore on cursor ${id}, which was`;
+  if (session && !cursor.session) {
+    throw new CommandError(
+      'Location50736',
+      `${prefix} not created in a session, in session ${describeSession(session.lsid)}`,
+    );
+  }
+  if (!session && cursor.session) {
+    throw new CommandError(
+      'Location50737',
+      `${prefix} created in session ${describeSession(cursor.session.lsid)}, without an lsid`,
+    );
+  }
+  if (session && cursor.session && session.key !== cursor.session.key) {
+    throw new CommandError(
+      'Location50738',
+      `${prefix} created in session ${describeSession(cursor.session.lsid)}, in session ${describeSession(session.lsid)}`,
+    );
+  }
+  const txnNumber = txnNumberOf(request.owner);
+  if (txnNumber !== undefined && cursor.txnNumber === undefined) {
+    throw new CommandError('Location50739', `${prefix} not created in a transaction, in transaction ${txnNumber}`);
+  }
+  if (txnNumber === undefined && cursor.txnNumber !== undefined) {
+    throw new CommandError(
+      'Location50740',
+      `${prefix} created in transaction ${cursor.txnNumber}, without a txnNumber`,
+    );
+  }
+  if (txnNumber !== undefined && cursor.txnNumber !== undefined && txnNumber !== cursor.txnNumber) {
+    throw new CommandError(
+      'Location50741',
+      `${prefix} created in transaction ${cursor.txnNumber}, in transaction ${txnNumber}`,
+    );
+  }
+  if (request.ns !== cursor.ns) {
+    throw new CommandError(
+      'Unauthorized',
+      `Requested getMore on namespace '${request.ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+    );
+  }
+}
+
 /**
  * Open cursors. A cursor's result set is computed when it opens (documents
  * are immutable, so later writes never change a batch already computed);
  * getMore pages through it. Cursor ids are Int64 (bigint on the wire).
+ *
+ * Idle cursors close as mongod closes them: one opened outside a session
+ * after `cursorTimeoutMillis` without use (unless `noCursorTimeout`); one
+ * opened in a session when the session ends or expires, 30 minutes after its
+ * last use. A closed cursor's next getMore answers CursorNotFound. The check
+ * runs when a cursor is used and, for all, at most once a second as
+ * commands arrive: no timer keeps the hosting process alive.
  */
 export class CursorRegistry {
   /** Open cursors, the least recently used first. */
@@ -68,9 +209,21 @@ export class CursorRegistry {
   private held = 0;
   /** Change stream cursors (tailable, awaitData), whose ids never meet these. */
   readonly changeStreams = new ChangeStreamCursors();
+  /** mongod's `cursorTimeoutMillis`; `setParameter` changes it. */
+  timeoutMS: number;
+  private readonly limitBytes: number;
+  private readonly clock: () => number;
+  private readonly sessionLastUse?: (key: string) => number | undefined;
+  private lastSweep: number;
+  private readonly counts = { timedOut: 0, totalOpened: 0, moreThanOneBatch: 0 };
 
-  /** `limitBytes`: what open cursors may hold together before the least recently used are closed. */
-  constructor(private readonly limitBytes = OPEN_CURSORS_BYTES_LIMIT) {}
+  constructor(options: CursorRegistryOptions = {}) {
+    this.limitBytes = options.limitBytes ?? OPEN_CURSORS_BYTES_LIMIT;
+    this.clock = options.clock ?? Date.now;
+    this.timeoutMS = options.timeoutMS ?? DEFAULT_CURSOR_TIMEOUT_MS;
+    this.sessionLastUse = options.sessionLastUse;
+    this.lastSweep = this.clock();
+  }
 
   private takeBatch(cursor: ServerCursor, size: number): Document[] {
     const batch: Document[] = [];
@@ -93,49 +246,108 @@ export class CursorRegistry {
     return id;
   }
 
+  /** Why `cursor` is to close at `now`: its idle timeout, its session's end, or not (undefined). */
+  private expiry(cursor: ServerCursor, now: number): 'timedOut' | 'session' | undefined {
+    if (cursor.session) {
+      if (this.sessionLastUse) return this.sessionLastUse(cursor.session.key) === undefined ? 'session' : undefined;
+      return now - cursor.lastUse >= SESSION_TIMEOUT_MS ? 'session' : undefined;
+    }
+    return !cursor.noTimeout && now - cursor.lastUse >= this.timeoutMS ? 'timedOut' : undefined;
+  }
+
+  /** Cursor `id` unless it is closed or due to close (then closed now). */
+  private live(id: bigint, now = this.clock()): ServerCursor | undefined {
+    const cursor = this.cursors.get(id);
+    if (!cursor) return undefined;
+    const reason = this.expiry(cursor, now);
+    if (reason === undefined) return cursor;
+    if (reason === 'timedOut') this.counts.timedOut++;
+    this.remove(id);
+    return undefined;
+  }
+
+  /**
+   * Closes every cursor due to close, at most once per second. The map runs
+   * from the least recently used, and no cursor used within the shorter
+   * timeout can be due (a session is used whenever its cursor is), so the
+   * walk stops at the first such one.
+   */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    const window = Math.min(this.timeoutMS, SESSION_TIMEOUT_MS);
+    for (const [id, cursor] of this.cursors) {
+      if (now - cursor.lastUse < window) break;
+      this.live(id, now);
+    }
+  }
+
   /**
    * Opens a cursor over `docs` and returns its first batch (id 0 when
-   * exhausted); `maxTimeMSLeft` is what its getMores may still spend.
+   * exhausted, or with `singleBatch`).
    */
-  open(
-    ns: string,
-    docs: readonly Document[],
-    batchSize?: number,
-    singleBatch = false,
-    maxTimeMSLeft?: number,
-  ): CursorBatch {
-    const first = { ns, docs, bytes: 0, position: 0, maxTimeMSLeft };
-    const batch = this.takeBatch(first, batchSize ?? DEFAULT_FIRST_BATCH);
-    if (singleBatch || first.position >= docs.length) return { id: 0n, ns, batch };
+  open(ns: string, docs: readonly Document[], options: OpenCursorOptions = {}): CursorBatch {
+    const now = this.clock();
+    this.sweep(now);
+    const first: ServerCursor = {
+      ns,
+      docs,
+      bytes: 0,
+      position: 0,
+      maxTimeMSLeft: options.maxTimeMSLeft,
+      noTimeout: options.noTimeout === true,
+      lastUse: now,
+      continued: false,
+    };
+    const batch = this.takeBatch(first, options.batchSize ?? DEFAULT_FIRST_BATCH);
+    if (options.singleBatch || first.position >= docs.length) return { id: 0n, ns, batch };
     let bytes = 0;
     for (let i = first.position; i < docs.length; i++) bytes += approximateSize(docs[i]);
     const id = this.newId();
-    this.cursors.set(id, { ...first, bytes });
+    const session = sessionOf(options.owner);
+    this.cursors.set(id, { ...first, bytes, session, txnNumber: session && txnNumberOf(options.owner) });
     this.held += bytes;
+    this.counts.totalOpened++;
     // The oldest go first; the new cursor stays even alone past the limit (one command's results are bounded apart).
     for (const [oldest] of this.cursors) {
       if (this.held <= this.limitBytes || oldest === id) break;
-      this.kill(oldest);
+      this.remove(oldest);
     }
     return { id, ns, batch };
   }
 
-  /** The next batch of cursor `id` (getMore); throws CursorNotFound. */
-  next(id: bigint, batchSize?: number): CursorBatch {
-    const cursor = this.cursors.get(id);
+  /**
+   * Throws what a getMore of cursor `id` meets before its batch:
+   * CursorNotFound (also for a cursor closed for being idle), then a
+   * session, transaction or namespace that is not the cursor's.
+   */
+  check(id: bigint, request: CursorRequest): void {
+    const cursor = this.live(id);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
+    checkContinuation(id, cursor, request);
+  }
+
+  /** The next batch of cursor `id` (getMore); throws CursorNotFound. A batch that fails closes the cursor, as in mongod. */
+  next(id: bigint, batchSize?: number): CursorBatch {
+    const now = this.clock();
+    const cursor = this.live(id, now);
+    if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
+    this.remove(id);
     const batch = this.takeBatch(cursor, batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER);
-    this.kill(id);
+    if (!cursor.continued) this.counts.moreThanOneBatch++;
+    cursor.continued = true;
     if (cursor.position >= cursor.docs.length) return { id: 0n, ns: cursor.ns, batch };
     // Now the most recently used.
+    cursor.lastUse = now;
     this.cursors.set(id, cursor);
     this.held += cursor.bytes;
+    this.sweep(now);
     return { id, ns: cursor.ns, batch };
   }
 
   /** What is left of the maxTimeMS of the command that opened cursor `id` (undefined: no limit or no cursor). */
   maxTimeMSLeft(id: bigint): number | undefined {
-    return this.cursors.get(id)?.maxTimeMSLeft;
+    return this.live(id)?.maxTimeMSLeft;
   }
 
   /** Takes `ms` spent by a getMore off cursor `id`'s time left, as mongod counts a cursor's maxTimeMS across its getMores. */
@@ -144,13 +356,34 @@ export class CursorRegistry {
     if (cursor?.maxTimeMSLeft !== undefined) cursor.maxTimeMSLeft = Math.max(0, cursor.maxTimeMSLeft - ms);
   }
 
-  /** Closes cursor `id`; returns whether it existed. */
+  /** Closes cursor `id`; returns whether it was open (one due to close for being idle was not). */
   kill(id: bigint): boolean {
+    return this.live(id) !== undefined && this.remove(id);
+  }
+
+  private remove(id: bigint): boolean {
     const cursor = this.cursors.get(id);
     if (!cursor) return false;
     this.cursors.delete(id);
     this.held -= cursor.bytes;
     return true;
+  }
+
+  /** Closes the cursors opened in the sessions whose `lsid.id` hex is in `keys`, or in any session. */
+  killSessionCursors(keys?: ReadonlySet<string>): void {
+    for (const [id, cursor] of this.cursors)
+      if (cursor.session && (!keys || keys.has(cursor.session.key))) this.remove(id);
+  }
+
+  /** serverStatus's `metrics.cursor`, after closing what is due. */
+  metrics(): CursorMetrics {
+    const now = this.clock();
+    let noTimeout = 0;
+    for (const [id, cursor] of this.cursors) if (this.live(id, now) && cursor.noTimeout) noTimeout++;
+    return {
+      ...this.counts,
+      open: { noTimeout, pinned: 0, total: this.cursors.size + this.changeStreams.size },
+    };
   }
 
   /** Closes every cursor. */

@@ -57,3 +57,58 @@ describe('LogicalSessionCache', () => {
     expect(listed()).toEqual([[a.toHexString(false), new Date(1_000)]]);
   });
 });
+
+describe('LogicalSessionCache: expiry', () => {
+  const a = new UUID();
+  const MINUTES_30 = 30 * 60_000;
+
+  it('should expire a session unused for 30 minutes: no last use, not listed, and restarted by its next command', () => {
+    let now = 1_000;
+    const cache = new LogicalSessionCache(() => now);
+    const expired: string[] = [];
+    cache.onExpire((key) => expired.push(key));
+    cache.touch(lsid(a));
+    now += MINUTES_30 - 1;
+    cache.touch(lsid(a));
+    now += MINUTES_30 - 1;
+    expect(cache.lastUse(a.toHexString(false))).toBe(now - (MINUTES_30 - 1));
+    now += 1;
+    expect(cache.lastUse(a.toHexString(false))).toBeUndefined();
+    expect(cache.list()).toEqual([]);
+    expect(expired).toEqual([]);
+    cache.touch(lsid(a));
+    expect(expired).toEqual([a.toHexString(false)]);
+    expect(cache.lastUse(a.toHexString(false))).toBe(now);
+  });
+
+  it('should notice the expiry of the session it touched last too', () => {
+    let now = 1_000;
+    const cache = new LogicalSessionCache(() => now);
+    const expired: string[] = [];
+    cache.onExpire((key) => expired.push(key));
+    cache.touch(lsid(a));
+    now += MINUTES_30;
+    cache.touch(lsid(a));
+    expect(expired).toEqual([a.toHexString(false)]);
+  });
+});
+
+describe('LogicalSessionCache: expired sessions dropped', () => {
+  it('should drop expired sessions, telling which, as new sessions come', () => {
+    let now = 1_000;
+    const cache = new LogicalSessionCache(() => now);
+    const expired: string[] = [];
+    cache.onExpire((key) => expired.push(key));
+    const [a, b, c] = [new UUID(), new UUID(), new UUID()];
+    cache.touch(lsid(a));
+    now += 60_000;
+    cache.touch(lsid(b));
+    now += 30 * 60_000 - 30_000;
+    cache.touch(lsid(c));
+    expect(expired).toEqual([a.toHexString(false)]);
+    expect(cache.list().map((s) => (s._id as { id: Binary }).id.toString('hex'))).toEqual([
+      b.toHexString(false),
+      c.toHexString(false),
+    ]);
+  });
+});

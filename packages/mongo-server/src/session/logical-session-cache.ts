@@ -2,6 +2,12 @@ import { createHash } from 'node:crypto';
 
 import { Binary, type Document } from 'bson';
 
+/**
+ * mongod's `localLogicalSessionTimeoutMinutes` (30, what hello reports), in
+ * milliseconds: a session unused this long has expired, and its cursors close.
+ */
+export const SESSION_TIMEOUT_MS = 30 * 60_000;
+
 /** Most sessions remembered (mongod's `maxSessions` default); the least recently used go first. */
 const MAX_SESSIONS = 1_000_000;
 
@@ -21,6 +27,23 @@ interface SessionRecord {
   lastUse: number;
 }
 
+/** A session id's UUID in its usual 8-4-4-4-12 hex form. */
+function uuidString(id: Binary): string {
+  const hex = id.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * A session as mongod's messages print it (LogicalSessionId's `operator<<`):
+ * `<id UUID> - <uid as base64> - <txnNumber> - <txnUUID>`, the last two
+ * empty for a client's session.
+ */
+export function describeSession(lsid: Document): string {
+  const id = lsid.id as Binary;
+  const uid: unknown = lsid.uid;
+  return `${uuidString(id)} - ${(uid instanceof Binary ? uid : NO_AUTH_DIGEST).toString('base64')} -  - `;
+}
+
 /** Whether two session ids hold the same bytes. */
 function sameBytes(a: Binary, b: Binary): boolean {
   const length = a.position;
@@ -34,7 +57,10 @@ function sameBytes(a: Binary, b: Binary): boolean {
 /**
  * The server's logical sessions as `$listLocalSessions` reports them: each
  * `lsid` a command carried, with its user digest and when it was last used,
- * until `endSessions` (or a server stop) forgets it.
+ * until `endSessions` (or a server stop) forgets it or it goes unused for
+ * {@link SESSION_TIMEOUT_MS}. A command in an expired session starts it
+ * anew, as mongod's would after reaping it, but the session's cursors are
+ * gone ({@link onExpire}).
  */
 export class LogicalSessionCache {
   private readonly records = new Map<string, SessionRecord>();
@@ -45,32 +71,62 @@ export class LogicalSessionCache {
    */
   private latest: SessionRecord | undefined;
 
+  private readonly expireListeners: ((hexId: string) => void)[] = [];
+
   constructor(private readonly clock: () => number = Date.now) {}
+
+  /** Calls `listener` with the hex `id` of each session found expired (its cursors are to close). */
+  onExpire(listener: (hexId: string) => void): void {
+    this.expireListeners.push(listener);
+  }
+
+  private expired(record: SessionRecord, now: number): boolean {
+    return now - record.lastUse >= SESSION_TIMEOUT_MS;
+  }
+
+  private expire(hexId: string): void {
+    this.end(hexId);
+    for (const listener of this.expireListeners) listener(hexId);
+  }
 
   /** Records a use of the session `lsid` (a command's `lsid`, already checked to hold a UUID `id`). */
   touch(lsid: unknown): void {
     const id = (lsid as Document | undefined)?.id;
     if (!(id instanceof Binary)) return;
+    const now = this.clock();
     const latest = this.latest;
-    if (latest && sameBytes(latest.id, id)) {
-      latest.lastUse = this.clock();
+    if (latest && sameBytes(latest.id, id) && !this.expired(latest, now)) {
+      latest.lastUse = now;
       return;
     }
     const key = id.toString('hex');
     const existing = this.records.get(key);
-    if (existing) {
+    if (existing && this.expired(existing, now)) {
+      this.expire(key);
+    } else if (existing) {
       // Re-inserted so that the map iterates least recently used first.
       this.records.delete(key);
-      existing.lastUse = this.clock();
+      existing.lastUse = now;
       this.records.set(key, existing);
       this.latest = existing;
       return;
     }
     const uid = (lsid as Document).uid;
-    const record: SessionRecord = { id, uid: uid instanceof Binary ? uid : NO_AUTH_DIGEST, lastUse: this.clock() };
+    const record: SessionRecord = { id, uid: uid instanceof Binary ? uid : NO_AUTH_DIGEST, lastUse: now };
+    // The least recently used come first: expired ones are dropped from the front as new ones come.
+    for (const [oldest, old] of this.records) {
+      if (!this.expired(old, now)) break;
+      this.expire(oldest);
+    }
     this.records.set(key, record);
     this.latest = record;
     if (this.records.size > MAX_SESSIONS) this.records.delete(this.records.keys().next().value!);
+  }
+
+  /** When the session whose `id` is `hexId` was last used; undefined once ended, expired or forgotten. */
+  lastUse(hexId: string): number | undefined {
+    const record = this.records.get(hexId);
+    return record && !this.expired(record, this.clock()) ? record.lastUse : undefined;
   }
 
   /** Forgets the session whose `id` is `hexId`. */
@@ -89,8 +145,9 @@ export class LogicalSessionCache {
   list(uids?: readonly Binary[]): Document[] {
     const wanted = uids && new Set(uids.map((uid) => uid.toString('hex')));
     const out: Document[] = [];
+    const now = this.clock();
     for (const record of this.records.values()) {
-      if (wanted && !wanted.has(record.uid.toString('hex'))) continue;
+      if (this.expired(record, now) || (wanted && !wanted.has(record.uid.toString('hex')))) continue;
       out.push({ _id: { id: record.id, uid: record.uid }, lastUse: new Date(record.lastUse) });
     }
     return out;
