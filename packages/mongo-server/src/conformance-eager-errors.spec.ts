@@ -104,7 +104,7 @@ const CASES: [string, Operation, number, RegExp][] = [
     'aggregate with a $slice of one argument (find-only)',
     (c) => c.aggregate([{ $project: { a: { $slice: 1 } } }]).toArray(),
     28667,
-    /^Expression \$slice takes at least 2 arguments, and at most 3, but 1 were passed in\.$/,
+    /^Invalid \$project :: caused by :: Expression \$slice takes at least 2 arguments, and at most 3, but 1 were passed in\.$/,
   ],
   ...(
     [
@@ -118,7 +118,8 @@ const CASES: [string, Operation, number, RegExp][] = [
         '$substr of two operands',
         { $substr: ['$s', 1] },
         16020,
-        'Expression $substr takes exactly 3 arguments. 2 were passed in.',
+        // mongod's $substr is its $substrBytes, named so in the message.
+        'Expression $substrBytes takes exactly 3 arguments. 2 were passed in.',
       ],
       ['$eq of one operand', { $eq: '$a' }, 16020, 'Expression $eq takes exactly 2 arguments. 1 were passed in.'],
       [
@@ -144,7 +145,8 @@ const CASES: [string, Operation, number, RegExp][] = [
     `aggregate with ${label}`,
     (c) => c.aggregate([{ $project: { x: expression } }]).toArray(),
     code,
-    new RegExp(`^${message.replace(/[$.]/g, '\\$&')}$`),
+    // $project parses its specification in a block that prefixes any error with its name.
+    new RegExp(`^Invalid \\$project :: caused by :: ${message.replace(/[$.]/g, '\\$&')}$`),
   ]),
   ...(
     [
@@ -206,11 +208,11 @@ const CASES: [string, Operation, number, RegExp][] = [
     'aggregate with a positional projection (find-only)',
     (c) => c.aggregate([{ $project: { 'a.$': 1 } }]).toArray(),
     31324,
-    /^Cannot use positional projection in aggregation projection$/,
+    /^Invalid \$project :: caused by :: Cannot use positional projection in aggregation projection$/,
   ],
   ...(
     [
-      ['in $project', (c) => c.aggregate([{ $project: { x: '$$nope' } }]).toArray()],
+      ['in $project', (c) => c.aggregate([{ $project: { x: '$$nope' } }]).toArray(), '$project'],
       ['in a $group accumulator', (c) => c.aggregate([{ $group: { _id: null, x: { $sum: '$$nope.a' } } }]).toArray()],
       ['in a $match $expr', (c) => c.aggregate([{ $match: { $expr: { $eq: ['$a', '$$nope'] } } }]).toArray()],
       ['in a find $expr', (c) => c.findOne({ $expr: { $eq: ['$a', '$$nope'] } })],
@@ -222,6 +224,7 @@ const CASES: [string, Operation, number, RegExp][] = [
           c
             .aggregate([{ $project: { x: { $add: [{ $map: { input: [1], as: 'nope', in: '$$nope' } }, '$$nope'] } } }])
             .toArray(),
+        '$project',
       ],
       [
         'in a $lookup sub-pipeline that does not define it',
@@ -231,13 +234,14 @@ const CASES: [string, Operation, number, RegExp][] = [
               { $lookup: { from: 'other', let: { a: '$a' }, pipeline: [{ $project: { x: '$$nope' } }], as: 'j' } },
             ])
             .toArray(),
+        '$project',
       ],
-    ] as [string, Operation][]
-  ).map(([where, operation]): [string, Operation, number, RegExp] => [
+    ] as [string, Operation, string?][]
+  ).map(([where, operation, stage]): [string, Operation, number, RegExp] => [
     `an undefined variable ${where}`,
     operation,
     17276,
-    /^Use of undefined variable: nope$/,
+    stage ? /^Invalid \$project :: caused by :: Use of undefined variable: nope$/ : /^Use of undefined variable: nope$/,
   ]),
 ];
 

@@ -147,7 +147,8 @@ describe('$tsSecond and $tsIncrement', () => {
       'two arguments',
       { $tsSecond: ['$ts', '$ts'] },
       16020,
-      'Expression $tsSecond takes exactly 1 arguments. 2 were passed in.',
+      // A parse error, prefixed by the $project evaluate() runs it in (the others fail per document).
+      'Invalid $project :: caused by :: Expression $tsSecond takes exactly 1 arguments. 2 were passed in.',
     ],
   ])('should refuse %s', async (_label, expression, code, message) => {
     const error = await failure(expression);

@@ -148,6 +148,24 @@ describe('$text', () => {
     expect(scores[0]!).toBeGreaterThan(5 * scores[1]!);
   });
 
+  it('adds a textScore to an exclusion projection ($meta fits either kind)', async () => {
+    const c = await articles(undefined, 'excluded');
+    const [doc] = await c
+      .find({ $text: { $search: 'coffee' } }, { projection: { body: 0, score: { $meta: 'textScore' } } })
+      .limit(1)
+      .toArray();
+    expect(doc).not.toHaveProperty('body');
+    expect(typeof doc!.score).toBe('number');
+    const [projected] = await c
+      .aggregate([
+        { $match: { $text: { $search: 'coffee' } } },
+        { $project: { body: 0, score: { $meta: 'textScore' } } },
+      ])
+      .toArray();
+    expect(projected).not.toHaveProperty('body');
+    expect(typeof projected!.score).toBe('number');
+  });
+
   it('refuses a textScore without $text (Location40218)', async () => {
     for (const options of [
       { projection: { score: { $meta: 'textScore' } } },

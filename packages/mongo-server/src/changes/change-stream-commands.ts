@@ -1,9 +1,9 @@
 import type { Document } from 'bson';
 
 import {
+  aggregateCursor,
   cursorIdArray,
   optionalCount,
-  optionalDocument,
   optionalMaxTimeMS,
   wrongType,
 } from '../commands/command-arguments.js';
@@ -35,18 +35,15 @@ export function runChangeStream(name: string, cmd: Document, ctx: CommandContext
       'Operation not permitted in transaction :: caused by :: $changeStream cannot run in a multi-document transaction',
     );
   }
-  const cursorOptions = optionalDocument(cmd, 'cursor');
+  const cursor = aggregateCursor(cmd);
   if (cmd.explain !== undefined) throw notSupportedExplain();
-  if (!cursorOptions) {
+  if (!cursor) {
     throw new CommandError(
       'FailedToParse',
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  const batchSize = optionalCount(cursorOptions, 'batchSize');
-  if (batchSize !== undefined && batchSize < 0) {
-    throw new CommandError('BadValue', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
-  }
+  const { batchSize } = cursor;
   const target: unknown = cmd.aggregate;
   if (typeof target === 'string' && ctx.store.collection(ctx.db, target)?.options.viewOn !== undefined) {
     throw new CommandError('CommandNotSupportedOnView', `Namespace ${ctx.db}.${target} is a view, not a collection`);

@@ -128,20 +128,82 @@ export function cursorIdArray(value: unknown, label: string): bigint[] {
 /** INT_MAX: mongod keeps maxTimeMS in an int. */
 const MAX_TIME_MS_LIMIT = 2 ** 31 - 1;
 
+/** The BSON types an IDL `safeInt64` field takes, as its TypeMismatch lists them (with mongod's misplaced quote). */
+const SAFE_INT64_TYPES = "'[long, int, decimal, double']";
+
 /**
- * The command's `maxTimeMS` as mongod's parseMaxTimeMS reads it: a number
- * from 0 to 2^31 - 1, integral when it is a double; 0 or absent means no limit.
+ * A number as mongod's `safeNumberLong` reads it: truncated toward zero,
+ * clamped to the Int64 range (NaN is 0); undefined for anything else.
+ */
+function safeNumberLong(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (bsonTypeName(value) === 'decimal') n = Number(String(value));
+  else return undefined;
+  if (Number.isNaN(n)) return 0n;
+  if (n >= 2 ** 63) return 2n ** 63n - 1n;
+  if (n <= -(2 ** 63)) return -(2n ** 63n);
+  return BigInt(Math.trunc(n));
+}
+
+/**
+ * An IDL `safeInt64` field with a `gte: 0` validator (aggregate's
+ * `maxTimeMS`, `cursor.batchSize`): TypeMismatch for another type, 51024
+ * below 0; null passes as absent. `label` is the field as the TypeMismatch
+ * names it, `name` as the validator does.
+ */
+export function checkNonNegativeInt64(value: unknown, label: string, name: string): bigint | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = safeNumberLong(value);
+  if (n === undefined) {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected types ${SAFE_INT64_TYPES}`,
+    );
+  }
+  if (n < 0n) throw new CommandError('Location51024', `BSON field '${name}' value must be >= 0, actual value '${n}'`);
+  return n;
+}
+
+/** Commands whose IDL types `maxTimeMS` before parseMaxTimeMS reads it. */
+const IDL_MAX_TIME_MS = new Set(['aggregate']);
+
+/**
+ * The command's `maxTimeMS` as mongod's parseMaxTimeMS reads it (after an
+ * aggregate's IDL checks): a number from 0 to 2^31 - 1, integral when it is
+ * a double; 0 or absent means no limit.
  */
 export function optionalMaxTimeMS(cmd: Document): number | undefined {
   const value: unknown = cmd.maxTimeMS;
   if (value === undefined) return undefined;
-  const n = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof n !== 'number' || Number.isNaN(n)) throw new CommandError('BadValue', 'maxTimeMS must be a number');
-  if (Math.trunc(n) < 0 || Math.trunc(n) > MAX_TIME_MS_LIMIT) {
-    throw new CommandError('BadValue', 'maxTimeMS is out of range');
+  const name = Object.keys(cmd)[0] ?? '';
+  if (IDL_MAX_TIME_MS.has(name)) checkNonNegativeInt64(value, `${name}.maxTimeMS`, 'maxTimeMS');
+  const n = safeNumberLong(value);
+  if (n === undefined) throw new CommandError('BadValue', 'maxTimeMS must be a number');
+  if (n < 0n || n > BigInt(MAX_TIME_MS_LIMIT)) {
+    throw new CommandError('BadValue', `${n} value for maxTimeMS is out of range [0, ${MAX_TIME_MS_LIMIT}]`);
   }
-  if (!Number.isInteger(n)) throw new CommandError('BadValue', 'maxTimeMS has non-integral value');
-  return n === 0 ? undefined : n;
+  if (typeof value === 'number' && !Number.isInteger(value)) {
+    throw new CommandError('BadValue', 'maxTimeMS has non-integral value');
+  }
+  return n === 0n ? undefined : Number(n);
+}
+
+/**
+ * An aggregate's `cursor` and its `batchSize`, as mongod's IDL reads them:
+ * TypeMismatch for a cursor that is not a document, a batchSize checked as a
+ * non-negative Int64 (a double is truncated: 1.9 is 1). Undefined without a
+ * cursor (whether one is required is the caller's to say).
+ */
+export function aggregateCursor(cmd: Document): { batchSize?: number } | undefined {
+  const cursor: unknown = cmd.cursor;
+  if (cursor === undefined) return undefined;
+  if (bsonTypeName(cursor) !== 'object') {
+    throw new CommandError('TypeMismatch', 'cursor field must be missing or an object');
+  }
+  const batchSize = checkNonNegativeInt64((cursor as Document).batchSize, 'cursor.batchSize', 'batchSize');
+  return { batchSize: batchSize === undefined ? undefined : Number(batchSize) };
 }
 
 /** mongod's names of binData subtypes (`typeName(BinDataType)`), by subtype number. */

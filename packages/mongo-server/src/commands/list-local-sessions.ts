@@ -6,7 +6,7 @@ import { allowStage, checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { sessionUserDigest } from '../session/logical-session-cache.js';
 import type { CommandContext } from './command-context.js';
-import { wrongType } from './command-arguments.js';
+import { aggregateCursor, wrongType } from './command-arguments.js';
 import { CommandError } from './command-error.js';
 import { openCursor } from './read-commands.js';
 
@@ -84,6 +84,5 @@ export function runListLocalSessions(name: string, cmd: Document, ctx: CommandCo
   }
   const sessions = ctx.sessions.localSessions.list(parseSpec(stages[0]![STAGE]));
   const docs = withMingoErrors(() => new Aggregator(stages.slice(1), mingoOptions()).run(sessions) as Document[]);
-  const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
-  return openCursor(ctx, `${ctx.db}.$cmd.aggregate`, docs, batchSize);
+  return openCursor(ctx, `${ctx.db}.$cmd.aggregate`, docs, aggregateCursor(cmd)?.batchSize);
 }

@@ -15,7 +15,14 @@ import { checkFieldPath } from '../query/field-path.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { clonedEach } from '../query/update-paths.js';
 import type { CollectionView } from '../store/collection-view.js';
-import { collectionName, cursorIdArray, optionalCount, optionalDocument, wrongType } from './command-arguments.js';
+import {
+  aggregateCursor,
+  collectionName,
+  cursorIdArray,
+  optionalCount,
+  optionalDocument,
+  wrongType,
+} from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { explainReply } from './explain-command.js';
@@ -47,7 +54,7 @@ export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolea
   const skip = optionalCount(cmd, 'skip') ?? 0;
   let limit = optionalCount(cmd, 'limit') ?? 0;
   let singleBatch = cmd.singleBatch === true;
-  if (skip < 0) throw new CommandError('BadValue', `BSON field 'skip' value must be >= 0, actual value '${skip}'`);
+  if (skip < 0) throw new CommandError('Location51024', `BSON field 'skip' value must be >= 0, actual value '${skip}'`);
   if (limit < 0) {
     // Legacy negative limit: one batch of |limit| documents.
     limit = -limit;
@@ -95,7 +102,7 @@ export function openCursor(
   noTimeout = false,
 ): Document {
   if (batchSize !== undefined && batchSize < 0) {
-    throw new CommandError('BadValue', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
+    throw new CommandError('Location51024', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
   }
   const maxTimeMSLeft = OperationBudget.current()?.remainingMaxTimeMS();
   return cursorReply(
@@ -278,16 +285,16 @@ export function aggregatePipeline(cmd: Document): Document[] {
 }
 
 /** An aggregate command's stages and `cursor` option, checked as mongod parses them (before the stages run). */
-export function aggregateRequest(cmd: Document): { pipeline: Document[]; cursorOptions?: Document } {
+export function aggregateRequest(cmd: Document): { pipeline: Document[]; batchSize?: number } {
   const pipeline = aggregatePipeline(cmd);
-  const cursorOptions = optionalDocument(cmd, 'cursor');
-  if (!cursorOptions && cmd.explain !== true) {
+  const cursor = aggregateCursor(cmd);
+  if (!cursor && cmd.explain !== true) {
     throw new CommandError(
       'FailedToParse',
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  return { pipeline, cursorOptions };
+  return { pipeline, batchSize: cursor?.batchSize };
 }
 
 /**
@@ -307,7 +314,7 @@ export function lookupCollation(
 
 function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const target: unknown = cmd.aggregate;
-  const { pipeline, cursorOptions } = aggregateRequest(cmd);
+  const { pipeline, batchSize } = aggregateRequest(cmd);
   // The whole pipeline is parsed first, as mongod does: a bad one fails on an empty collection too.
   checkPipeline(pipeline);
   checkInvolvedViews(ctx, pipeline);
@@ -349,7 +356,7 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const joinCollation = lookupCollation(ctx, target, collation);
   const options = mingoOptions({ collectionResolver: (name: string) => ctx.lookupDocuments(name, joinCollation) });
   const docs = withMingoErrors(() => new Aggregator(stages, options).run(clonedEach(input)) as Document[]);
-  return openCursor(ctx, ns, docs, optionalCount(cursorOptions ?? {}, 'batchSize'));
+  return openCursor(ctx, ns, docs, batchSize);
 }
 
 /** find, getMore, killCursors, count, distinct, aggregate. */

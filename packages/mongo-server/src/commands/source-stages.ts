@@ -9,6 +9,7 @@ import { runListLocalSessions } from './list-local-sessions.js';
 import { storageStats } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
 import { runTextAggregate } from './text-aggregate.js';
+import { aggregateCursor } from './command-arguments.js';
 
 allowStage('$collStats');
 
@@ -53,6 +54,5 @@ export function runSourceStage(name: string, cmd: Document, ctx: CommandContext)
   }
   const source = collStatsDocument(ctx, cmd.aggregate, stages[0]!.$collStats);
   const docs = withMingoErrors(() => new Aggregator(stages.slice(1), mingoOptions()).run([source]) as Document[]);
-  const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
-  return openCursor(ctx, `${ctx.db}.${cmd.aggregate}`, docs, batchSize);
+  return openCursor(ctx, `${ctx.db}.${cmd.aggregate}`, docs, aggregateCursor(cmd)?.batchSize);
 }

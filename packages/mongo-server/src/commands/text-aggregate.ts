@@ -11,6 +11,7 @@ import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { lookupCollation, openCursor } from './read-commands.js';
 import { checkInvolvedViews } from './view-graph.js';
+import { aggregateCursor } from './command-arguments.js';
 
 /** Where the score rides through the later stages (mingo has no document metadata); removed from the results. */
 const SCORE_FIELD = '__embeddedTextScore';
@@ -27,9 +28,27 @@ function isTextMatch(stage: unknown): boolean {
   return isPlainObject(stage) && isPlainObject(stage.$match) && hasText(stage.$match);
 }
 
-/** Whether a `$project` keeps only what it names (anything but `_id` not 0 or false). */
+/** Whether a `$project` keeps only what it names (anything but `_id` not 0 or false; a `$meta` fits either kind). */
 function isInclusion(spec: Document): boolean {
-  return Object.entries(spec).some(([key, value]) => key !== '_id' && value !== 0 && value !== false);
+  return Object.entries(spec).some(
+    ([key, value]) => key !== '_id' && value !== 0 && value !== false && !isTextScoreMeta(value),
+  );
+}
+
+/**
+ * The stages with each exclusion `$project` that adds a text score split in
+ * two, the exclusion then an `$addFields` of the score (mongod adds it as
+ * metadata; to mingo a computed field in an exclusion is an error).
+ */
+function splitExclusionScores(stages: unknown[]): unknown[] {
+  return stages.flatMap((stage) => {
+    const spec = isPlainObject(stage) && Object.keys(stage).length === 1 ? stage.$project : undefined;
+    if (!isPlainObject(spec) || isInclusion(spec)) return [stage];
+    const scores = Object.entries(spec).filter(([, value]) => isTextScoreMeta(value));
+    const rest = Object.entries(spec).filter(([, value]) => !isTextScoreMeta(value));
+    if (scores.length === 0 || rest.length === 0) return [stage];
+    return [{ $project: Object.fromEntries(rest) }, { $addFields: Object.fromEntries(scores) }];
+  });
 }
 
 /** The pipeline with `{ $meta: 'textScore' }` read from {@link SCORE_FIELD}; `used` tells whether any was met. */
@@ -81,7 +100,7 @@ export function runTextAggregate(name: string, cmd: Document, ctx: CommandContex
   if (typeof cmd.aggregate !== 'string' || cmd.explain === true || !isPlainObject(cmd.cursor)) return undefined;
   const collection = cmd.aggregate;
   const used = { found: false };
-  const rest = withScoreField(stages.slice(1), used) as Document[];
+  const rest = withScoreField(splitExclusionScores(stages.slice(1)), used) as Document[];
   checkPipeline(rest);
   checkInvolvedViews(ctx, rest);
   const matched = runQuery(ctx.view(collection), {
@@ -93,6 +112,6 @@ export function runTextAggregate(name: string, cmd: Document, ctx: CommandContex
   const options = mingoOptions({ collectionResolver: (other: string) => ctx.lookupDocuments(other, joinCollation) });
   const docs = withMingoErrors(() => new Aggregator(rest, options).run(clonedEach(input)) as Document[]);
   if (used.found) for (const doc of docs) delete doc[SCORE_FIELD];
-  const batchSize = (cmd.cursor as Document).batchSize as number | undefined;
+  const batchSize = aggregateCursor(cmd)?.batchSize;
   return openCursor(ctx, `${ctx.db}.${collection}`, docs, batchSize);
 }

@@ -7,6 +7,7 @@
 import type { Document } from 'bson';
 import type { Context } from 'mingo/core';
 
+import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
@@ -35,16 +36,16 @@ export function notSupported(what: string): CommandError {
 
 /**
  * Walks an aggregation expression, refusing operators mongod would not
- * parse: unknown ones (168, worded as the `stage` it is in, if any), wrong
- * argument types and counts. `context` is the operators the server runs.
+ * parse: unknown ones (168), wrong argument types and counts. `context` is
+ * the operators the server runs.
  */
-export function checkExpression(expr: unknown, context: Context, stage?: string): void {
+export function checkExpression(expr: unknown, context: Context): void {
   if (typeof expr === 'string') {
-    if (expr.startsWith('$')) withCause(stage, () => checkFieldPathExpression(expr));
+    if (expr.startsWith('$')) checkFieldPathExpression(expr);
     return;
   }
   if (Array.isArray(expr)) {
-    for (const item of expr) checkExpression(item, context, stage);
+    for (const item of expr) checkExpression(item, context);
     return;
   }
   if (typeAlias(expr) !== 'object') return;
@@ -54,24 +55,24 @@ export function checkExpression(expr: unknown, context: Context, stage?: string)
     if (keys.length > 1) {
       throw new CommandError(
         'Location15983',
-        `An object representing an expression must have exactly one field: ${JSON.stringify(keys)}`,
+        `An object representing an expression must have exactly one field: ${formatDocument(expr as Document)}`,
       );
     }
     if (!isExpressionName(context, operator)) {
       if (MONGOD_ONLY_EXPRESSIONS.has(operator)) throw notSupported(`The ${operator} expression`);
-      throw new CommandError('InvalidPipelineOperator', `${causedBy(stage)}Unrecognized expression '${operator}'`);
+      throw new CommandError('InvalidPipelineOperator', `Unrecognized expression '${operator}'`);
     }
     // `$const` is mongod's other name of `$literal`.
     if (operator === '$literal' || operator === '$const') return;
     checkArgument(operator, (expr as Document)[operator]);
     checkArity(operator, (expr as Document)[operator]);
     if (operator === '$setField' || operator === '$unsetField') {
-      withCause(stage, () => checkSetFieldArguments(operator, (expr as Document)[operator] as Document));
+      checkSetFieldArguments(operator, (expr as Document)[operator] as Document);
     }
-    checkExpression((expr as Document)[operator], context, stage);
+    checkExpression((expr as Document)[operator], context);
     return;
   }
-  for (const value of Object.values(expr as Document)) checkExpression(value, context, stage);
+  for (const value of Object.values(expr as Document)) checkExpression(value, context);
 }
 
 /**
@@ -125,9 +126,11 @@ function checkArity(operator: string, argument: unknown): void {
   const count = Array.isArray(argument) ? argument.length : 1;
   const fixed = operator === '$cond' && Array.isArray(argument) ? 3 : FIXED_ARITY.get(operator);
   if (fixed !== undefined && count !== fixed) {
+    // mongod's $substr is its $substrBytes, which its message names.
+    const name = operator === '$substr' ? '$substrBytes' : operator;
     throw new CommandError(
       'Location16020',
-      `Expression ${operator} takes exactly ${fixed} arguments. ${count} were passed in.`,
+      `Expression ${name} takes exactly ${fixed} arguments. ${count} were passed in.`,
     );
   }
   const [least, most] = RANGED_ARITY.get(operator) ?? [0, Number.POSITIVE_INFINITY];
@@ -153,28 +156,27 @@ function isExpressionName(context: Context, name: string): boolean {
   return knownOperator(context, 'expression', name) || knownOperator(context, 'accumulator', name);
 }
 
-/** mongod's prefix for an error met while parsing `stage` (none outside a pipeline). */
-function causedBy(stage: string | undefined): string {
-  return stage === undefined ? '' : `Invalid ${stage} :: caused by :: `;
-}
-
-/** Runs `check`, its error worded as met while parsing `stage`. */
-function withCause(stage: string | undefined, check: () => void): void {
+/**
+ * Runs `check` of a `$project`, `$addFields` or `$set` stage (as the user
+ * named it), its errors worded as mongod words them: these stages parse their
+ * specification in a block that adds "Invalid <stage>" as context to any
+ * error (document_source_project.cpp, document_source_add_fields.cpp); the
+ * other stages add none.
+ */
+export function asParsedIn(stage: string, check: () => void): void {
   try {
     check();
   } catch (error) {
-    if (stage === undefined || !(error instanceof CommandError)) throw error;
-    throw new CommandError(error.codeName, `${causedBy(stage)}${error.message}`, error.extra);
+    if (!(error instanceof CommandError)) throw error;
+    throw new CommandError(error.codeName, `Invalid ${stage} :: caused by :: ${error.message}`, error.extra);
   }
 }
 
-/** Where a projection is parsed: `$project` (`stage`) or find (its `$slice` and `$elemMatch` are its own). */
+/** Where a projection is parsed: `$project` or find (its `$slice` and `$elemMatch` are its own). */
 export interface ProjectionSite {
   readonly context: Context;
   /** The variables its expressions may use. */
   readonly scope: Scope;
-  /** The stage, for a projection in a pipeline. */
-  readonly stage?: string;
   /** Find's projection: `$slice` and a top-level `$elemMatch` are find's own operators, checked by find. */
   readonly find?: boolean;
 }
@@ -189,7 +191,7 @@ export function checkProjection(spec: Document, site: ProjectionSite, root = tru
   for (const value of Object.values(spec)) {
     if (typeAlias(value) !== 'object') {
       if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') {
-        checkExpression(value, site.context, site.stage);
+        checkExpression(value, site.context);
         checkVariables(value, site.scope);
       }
       continue;
@@ -204,10 +206,10 @@ export function checkProjection(spec: Document, site: ProjectionSite, root = tru
         throw new CommandError('Location31275', 'Cannot use $elemMatch projection on a nested field.');
       }
     } else if (isExpressionName(site.context, operator) || MONGOD_ONLY_EXPRESSIONS.has(operator)) {
-      checkExpression(value, site.context, site.stage);
+      checkExpression(value, site.context);
       checkVariables(value, site.scope);
     } else {
-      throw new CommandError('Location31325', `${causedBy(site.stage)}Unknown expression ${operator}`);
+      throw new CommandError('Location31325', `Unknown expression ${operator}`);
     }
   }
 }

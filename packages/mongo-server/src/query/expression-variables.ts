@@ -16,6 +16,34 @@ export const NO_VARIABLES: Scope = new Set();
  */
 const SYSTEM_VARIABLE = /^[A-Z]/;
 
+/** A letter, a digit or `_` (the rest of a name), and any byte of a non-ASCII character. */
+const NAME_REST = /^[A-Za-z0-9_\u0080-\uffff]$/;
+
+/**
+ * Checks a variable's name as mongod's `Variables::validateName` does
+ * (FailedToParse): not empty, a first character `first` accepts, then
+ * letters, digits, `_` or non-ASCII characters.
+ */
+function checkName(name: string, first: RegExp): void {
+  if (name.length === 0) throw new CommandError('FailedToParse', 'empty variable names are not allowed');
+  if (!first.test(name[0]!)) {
+    throw new CommandError('FailedToParse', `'${name}' starts with an invalid character for a user variable name`);
+  }
+  for (const char of name.slice(1)) {
+    if (!NAME_REST.test(char)) {
+      throw new CommandError('FailedToParse', `'${name}' contains an invalid character for a variable name: '${char}'`);
+    }
+  }
+}
+
+/** A name read as `$$name`: any letter first (system variables are capitalized). */
+const checkReadName = (name: string): void => checkName(name, /^[A-Za-z\u0080-\uffff]$/);
+
+/** A name a user defines (`$let`, `$map`'s `as`, `$lookup`'s `let`): a lower-case letter first; `CURRENT` may be rebound. */
+export function checkDefinedName(name: string): void {
+  if (name !== 'CURRENT') checkName(name, /^[a-z\u0080-\uffff]$/);
+}
+
 /** `scope` with `names` added (those that are strings). */
 export function withVariables(scope: Scope, ...names: unknown[]): Scope {
   const inner = new Set(scope);
@@ -26,7 +54,10 @@ export function withVariables(scope: Scope, ...names: unknown[]): Scope {
 /** The `vars` of `$let` or the `let` of `$lookup`, checked where they are; their names. */
 export function defineVariables(vars: unknown, scope: Scope): string[] {
   if (typeAlias(vars) !== 'object') return [];
-  for (const value of Object.values(vars as Document)) checkVariables(value, scope);
+  for (const [name, value] of Object.entries(vars as Document)) {
+    checkDefinedName(name);
+    checkVariables(value, scope);
+  }
   return Object.keys(vars as Document);
 }
 
@@ -41,6 +72,7 @@ export function checkVariables(expr: unknown, scope: Scope): void {
   if (typeof expr === 'string') {
     if (!expr.startsWith('$$')) return;
     const name = expr.slice(2).split('.', 1)[0]!;
+    checkReadName(name);
     if (!SYSTEM_VARIABLE.test(name) && !scope.has(name)) {
       throw new CommandError('Location17276', `Use of undefined variable: ${name}`);
     }
@@ -66,6 +98,7 @@ export function checkVariables(expr: unknown, scope: Scope): void {
     case '$map':
     case '$filter':
       if (!fields) break;
+      if (typeof fields.as === 'string') checkDefinedName(fields.as);
       for (const [key, value] of Object.entries(fields)) {
         checkVariables(value, key === 'in' || key === 'cond' ? withVariables(scope, fields.as ?? 'this') : scope);
       }

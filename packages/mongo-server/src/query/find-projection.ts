@@ -4,6 +4,7 @@ import { Query } from 'mingo/query';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { checkProjection } from './expression-check.js';
+import { checkProjectionShape } from './projection-shape.js';
 import { NO_VARIABLES } from './expression-variables.js';
 import { OperationBudget } from './operation-budget.js';
 import { positionalIndex } from './positional-paths.js';
@@ -99,16 +100,15 @@ function kindOf(value: unknown): 'include' | 'exclude' | 'other' {
  * The projection's entries with sub-projections written as dotted paths
  * (`{ a: { b: { $slice: 1 } } }` is `{ 'a.b': { $slice: 1 } }` to mongod);
  * mingo read a nested `$slice` as an inclusion and dropped the other fields.
- * An expression (an object of one `$` field) ends a path. Each entry keeps
- * the name it had in the spec, which mongod's errors print.
+ * An expression (an object of one `$` field) ends a path.
  */
-function dottedEntries(spec: Document, prefix = ''): [path: string, value: unknown, name: string][] {
-  const entries: [string, unknown, string][] = [];
+function dottedEntries(spec: Document, prefix = ''): [path: string, value: unknown][] {
+  const entries: [string, unknown][] = [];
   for (const [key, value] of Object.entries(spec)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     const keys = isPlainSpec(value) ? Object.keys(value) : [];
     if (keys.length > 0 && !keys[0]!.startsWith('$')) entries.push(...dottedEntries(value as Document, path));
-    else entries.push([path, value, key]);
+    else entries.push([path, value]);
   }
   return entries;
 }
@@ -124,10 +124,10 @@ class FindProjection {
 
   constructor(spec: Document, filter: Document) {
     // The command's `let` is bound into the projection before it gets here (let-variables.ts).
+    checkProjectionShape(spec, { find: true });
     checkProjection(spec, { context: MONGO_CONTEXT, scope: NO_VARIABLES, find: true });
     const slices: string[] = [];
     let inclusion = false;
-    let exclusion: string | undefined;
     let included: string | undefined;
     const entries = dottedEntries(spec);
     for (const [path, value] of entries) {
@@ -148,19 +148,11 @@ class FindProjection {
         included ??= path;
       } else {
         this.base[path] = value;
-        const kind = kindOf(value);
-        if (kind === 'exclude' && path !== '_id') exclusion ??= path;
-        if (kind !== 'exclude') {
+        if (kindOf(value) !== 'exclude') {
           inclusion = true;
           if (path !== '_id') included ??= path;
         }
       }
-    }
-    if (inclusion && exclusion !== undefined && included !== undefined) {
-      const [first, second] = entries.filter(([path]) => path === exclusion || path === included);
-      throw first![0] === included
-        ? new CommandError('Location31254', `Cannot do exclusion on field ${second![2]} in inclusion projection`)
-        : new CommandError('Location31253', `Cannot do inclusion on field ${second![2]} in exclusion projection`);
     }
     // In an inclusion projection, a sliced field is one of those kept.
     if (inclusion && included !== undefined) for (const path of slices) this.base[path] = 1;

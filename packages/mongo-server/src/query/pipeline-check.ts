@@ -2,9 +2,19 @@ import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
-import { checkArgument, checkExpression, checkProjection, knownOperator, notSupported } from './expression-check.js';
+import {
+  asParsedIn,
+  checkArgument,
+  checkExpression,
+  checkProjection,
+  knownOperator,
+  notSupported,
+} from './expression-check.js';
 import { checkVariables, defineVariables, NO_VARIABLES, type Scope, withVariables } from './expression-variables.js';
+import { checkFieldPath } from './field-path.js';
+import { checkProjectionShape, checkUnsetSpec } from './projection-shape.js';
 import { refuseProtoPipeline } from './proto-paths.js';
+import { parseSortSpec, type SortSpec } from './sort-documents.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
 import { checkCount, checkFacet, checkLookup, checkUnwind } from './stage-arguments.js';
 
@@ -26,28 +36,53 @@ export function allowStage(name: string): void {
   OWN_STAGES.add(name);
 }
 
+/**
+ * One accumulator of `$group` or of `$bucket`'s `output`, checked in the
+ * order of mongod's `parseAccumulationStatement`: an object whose first
+ * field is an operator (40234), a field name without `.` (40235) or a
+ * leading `$` (40236), one accumulator (40238), not given an array (40237),
+ * a known accumulator (15952).
+ */
+function checkAccumulator(field: string, accumulator: unknown, scope: Scope): void {
+  const keys = typeAlias(accumulator) === 'object' ? Object.keys(accumulator as Document) : [];
+  if (!keys[0]?.startsWith('$')) {
+    throw new CommandError('Location40234', `The field '${field}' must be an accumulator object`);
+  }
+  if (field.includes('.')) throw new CommandError('Location40235', `The field name '${field}' cannot contain '.'`);
+  if (field.startsWith('$')) {
+    throw new CommandError('Location40236', `The field name '${field}' cannot be an operator name`);
+  }
+  if (keys.length !== 1) throw new CommandError('Location40238', `The field '${field}' must specify one accumulator`);
+  const name = keys[0];
+  const argument: unknown = (accumulator as Document)[name];
+  if (Array.isArray(argument)) throw new CommandError('Location40237', `The ${name} accumulator is a unary operator`);
+  if (!knownOperator(MONGO_CONTEXT, 'accumulator', name)) {
+    throw new CommandError('Location15952', `unknown group operator '${name}'`);
+  }
+  checkArgument(name, argument);
+  checkExpression(argument, MONGO_CONTEXT);
+  checkVariables(argument, scope);
+}
+
+/**
+ * `$group` (its fields in order, then 15955 without `_id`), `$bucket` and
+ * `$bucketAuto` (their expressions and `output` accumulators).
+ */
 function checkGroup(spec: unknown, stage: string, scope: Scope): void {
   if (typeAlias(spec) !== 'object') return;
   for (const [field, value] of Object.entries(spec as Document)) {
     if (field === '_id' || field === 'groupBy' || field === 'boundaries' || field === 'default') {
-      checkExpression(value, MONGO_CONTEXT, stage);
+      checkExpression(value, MONGO_CONTEXT);
       // `boundaries` and `default` are constants, not expressions.
       if (field === '_id' || field === 'groupBy') checkVariables(value, scope);
-      continue;
+    } else if (stage === '$group') {
+      checkAccumulator(field, value, scope);
+    } else if (field === 'output' && typeAlias(value) === 'object') {
+      for (const [name, accumulator] of Object.entries(value as Document)) checkAccumulator(name, accumulator, scope);
     }
-    const accumulators = field === 'output' && stage !== '$group' ? Object.values(value as Document) : [value];
-    for (const accumulator of accumulators) {
-      if (typeAlias(accumulator) !== 'object') continue;
-      const [name] = Object.keys(accumulator as Document);
-      if (name !== undefined && !knownOperator(MONGO_CONTEXT, 'accumulator', name)) {
-        throw new CommandError('Location15952', `unknown group operator '${name}'`);
-      }
-      if (name !== undefined) {
-        checkArgument(name, (accumulator as Document)[name]);
-        checkExpression((accumulator as Document)[name], MONGO_CONTEXT, stage);
-        checkVariables((accumulator as Document)[name], scope);
-      }
-    }
+  }
+  if (stage === '$group' && !Object.hasOwn(spec as Document, '_id')) {
+    throw new CommandError('Location15955', 'a group specification must include an _id');
   }
 }
 
@@ -149,14 +184,21 @@ const DOCUMENT_SPECS = new Map<string, (type: string) => CommandError>([
   ],
 ]);
 
-/** A find-only positional projection (`'a.$': 1`) in a `$project`, which mingo answered with `[null]`. */
-function refusePositional(spec: unknown): void {
-  if (typeAlias(spec) !== 'object') return;
-  for (const [key, value] of Object.entries(spec as Document)) {
-    if (key === '$' || key.endsWith('.$')) {
-      throw new CommandError('Location31324', 'Cannot use positional projection in aggregation projection');
+/**
+ * `$addFields`/`$set`: the top level names fields (dotted paths, never an
+ * expression: `{ $add: … }` there is a field named `$add`, 16410), each
+ * value an expression or an object of more fields to set.
+ */
+function checkAddFields(spec: Document, scope: Scope): void {
+  for (const [field, value] of Object.entries(spec)) {
+    checkFieldPath(field);
+    const keys = typeAlias(value) === 'object' ? Object.keys(value as Document) : [];
+    if (keys.length > 0 && !(keys.length === 1 && keys[0]!.startsWith('$'))) {
+      checkAddFields(value as Document, scope);
+      continue;
     }
-    if (!key.startsWith('$')) refusePositional(value);
+    checkExpression(value, MONGO_CONTEXT);
+    checkVariables(value, scope);
   }
 }
 
@@ -172,22 +214,38 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       compileFilter(spec as Document, scope);
       break;
     case '$project':
+      asParsedIn(name, () => {
+        if (Object.keys(spec as Document).length === 0) {
+          throw new CommandError('Location51272', 'projection specification must have at least one field');
+        }
+        checkProjectionShape(spec as Document);
+        checkProjection(spec as Document, { context: MONGO_CONTEXT, scope });
+      });
+      break;
+    case '$sort':
       if (Object.keys(spec as Document).length === 0) {
-        throw new CommandError(
-          'Location51272',
-          'Invalid $project :: caused by :: projection specification must have at least one field',
-        );
+        throw new CommandError('Location15976', '$sort stage must have at least one sort key');
       }
-      refusePositional(spec);
-      checkProjection(spec as Document, { context: MONGO_CONTEXT, scope, stage: name });
+      // Its keys are paths (SortPattern makes each a FieldPath), its directions ±1 unless a $meta.
+      for (const [key, direction] of Object.entries(spec as Document)) {
+        checkFieldPath(key);
+        if (typeAlias(direction) !== 'object' || !Object.hasOwn(direction as Document, '$meta')) {
+          parseSortSpec({ [key]: direction } as SortSpec);
+        }
+      }
+      break;
+    case '$unset':
+      checkUnsetSpec(spec, (check) => asParsedIn(name, check));
       break;
     case '$addFields':
     case '$set':
+      asParsedIn(name, () => checkAddFields(spec as Document, scope));
+      break;
     case '$replaceRoot':
     case '$replaceWith':
     case '$sortByCount':
     case '$redact':
-      checkExpression(spec, MONGO_CONTEXT, name);
+      checkExpression(spec, MONGO_CONTEXT);
       checkVariables(spec, scope);
       break;
     case '$group':

@@ -1,4 +1,3 @@
-import { CommandError } from '../commands/command-error.js';
 import { parseSortSpec } from './sort-documents.js';
 
 describe('parseSortSpec', () => {
@@ -18,9 +17,12 @@ describe('parseSortSpec', () => {
     ['a string', '1'],
     ['2', 2],
     ['null', null],
-  ])('should refuse %s as a direction with BadValue', (_label, direction) => {
+  ])('should refuse %s as a direction with 15975', (_label, direction) => {
     expect(() => parseSortSpec({ a: direction })).toThrow(
-      new CommandError('BadValue', '$sort key ordering must be 1 (for ascending) or -1 (for descending)'),
+      expect.objectContaining({
+        codeName: 'Location15975',
+        message: '$sort key ordering must be 1 (for ascending) or -1 (for descending)',
+      }),
     );
   });
 });

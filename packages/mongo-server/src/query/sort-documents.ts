@@ -42,7 +42,7 @@ export function parseSortSpec(spec: SortSpec): [string, number][] {
     // Only numbers: Number() on a document with its own `toString` key throws a TypeError.
     const direction = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : NaN;
     if (direction !== 1 && direction !== -1) {
-      throw new CommandError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
+      throw new CommandError('Location15975', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
     }
     return [path, direction];
   });
