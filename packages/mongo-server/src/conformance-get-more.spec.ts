@@ -122,6 +122,80 @@ describe('getMore: the cursor it continues', () => {
   });
 });
 
+describe('getMore: its arguments', () => {
+  // The answers an independent MongoDB-compatible server's integration suite asserts against MongoDB.
+  const SAFE_INT64 = "expected types '[long, int, decimal, double']";
+
+  it.each<[string, Document, number, string]>([
+    [
+      'a negative int32 batchSize',
+      { batchSize: -1 },
+      51024,
+      "BSON field 'batchSize' value must be >= 0, actual value '-1'",
+    ],
+    [
+      'a negative Int64 batchSize',
+      { batchSize: Long.fromNumber(-1) },
+      51024,
+      "BSON field 'batchSize' value must be >= 0, actual value '-1'",
+    ],
+    [
+      'a negative double batchSize',
+      { batchSize: -1.5 },
+      51024,
+      "BSON field 'batchSize' value must be >= 0, actual value '-1'",
+    ],
+    [
+      'a boolean batchSize',
+      { batchSize: false },
+      14,
+      `BSON field 'getMore.batchSize' is the wrong type 'bool', ${SAFE_INT64}`,
+    ],
+    [
+      'a string cursor id',
+      { getMore: 'invalid' },
+      14,
+      "BSON field 'getMore.getMore' is the wrong type 'string', expected type 'long'",
+    ],
+    [
+      'an int32 cursor id',
+      { getMore: 1111 },
+      14,
+      "BSON field 'getMore.getMore' is the wrong type 'int', expected type 'long'",
+    ],
+    [
+      'a document as collection',
+      { collection: {} },
+      14,
+      "BSON field 'getMore.collection' is the wrong type 'object', expected type 'string'",
+    ],
+    ['an empty collection name', { collection: '' }, 73, 'Collection names cannot be empty'],
+    ['cursor id 0', { getMore: Long.fromNumber(0) }, 43, 'cursor id 0 not found'],
+  ])('refuses %s', async (_label, fields, code, message) => {
+    const collection = await five('get_more_arguments');
+    const session = startSession();
+    const id = await openCursor(collection, session);
+    const error = await rejection(
+      fx.db.command({ getMore: id, collection: collection.collectionName, ...fields }, { session }),
+    );
+    expect([error.code, error.message]).toEqual([code, message]);
+  });
+
+  it.each<[string, unknown, number[]]>([
+    ['a fractional batchSize, truncated', 1.9, [2]],
+    ['a batchSize of 0, the rest', 0, [2, 3, 4, 5]],
+    ['no batchSize, the rest', undefined, [2, 3, 4, 5]],
+  ])('takes %s', async (_label, batchSize, ids) => {
+    const collection = await five('get_more_batches');
+    const session = startSession();
+    const id = await openCursor(collection, session);
+    const command: Document = { getMore: id, collection: collection.collectionName };
+    if (batchSize !== undefined) command.batchSize = batchSize;
+    const reply = await fx.db.command(command, { session });
+    expect(((reply.cursor as Document).nextBatch as Document[]).map((doc) => doc._id)).toEqual(ids);
+  });
+});
+
 describe('closing cursors', () => {
   it('closes the cursors of sessions on killAllSessions', async () => {
     const collection = await five('get_more_killed');

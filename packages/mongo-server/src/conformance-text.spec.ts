@@ -166,6 +166,28 @@ describe('$text', () => {
     expect(typeof projected!.score).toBe('number');
   });
 
+  it('keeps the score after a $project of the score alone, for a later $sort by it', async () => {
+    const c = await fx.fresh('score_only');
+    // The later document scores higher (the word twice, in a shorter field): the sort has something to do.
+    await c.insertMany([
+      { _id: 1, body: 'coffee with tea and cake and milk' },
+      { _id: 2, body: 'coffee coffee' },
+    ] as never[]);
+    await c.createIndex({ body: 'text' });
+    const docs = await c
+      .aggregate([
+        { $match: { $text: { $search: 'coffee' } } },
+        { $project: { score: { $meta: 'textScore' } } },
+        { $sort: { score: { $meta: 'textScore' } } },
+      ])
+      .toArray();
+    expect(docs.map((doc) => Object.keys(doc))).toEqual([
+      ['_id', 'score'],
+      ['_id', 'score'],
+    ]);
+    expect(docs.map((doc) => doc._id)).toEqual([2, 1]);
+  });
+
   it('refuses a textScore without $text (Location40218)', async () => {
     for (const options of [
       { projection: { score: { $meta: 'textScore' } } },

@@ -17,6 +17,7 @@ import { clonedEach } from '../query/update-paths.js';
 import type { CollectionView } from '../store/collection-view.js';
 import {
   aggregateCursor,
+  checkNonNegativeInt64,
   collectionName,
   cursorIdArray,
   optionalCount,
@@ -132,22 +133,18 @@ const find: CommandHandler = (cmd, ctx) => {
 };
 
 const getMore: CommandHandler = (cmd, ctx) => {
-  const raw: unknown = cmd.getMore;
-  // A non-integral double is no cursor id (BigInt() would throw a RangeError on it).
-  if (typeof raw !== 'bigint' && !(typeof raw === 'number' && Number.isInteger(raw))) {
-    throw wrongType('getMore.getMore', raw, 'long');
-  }
-  const id = BigInt(raw);
+  // A cursor id is an Int64 only: mongod's IDL refuses an int32 or a double as well.
+  const id: unknown = cmd.getMore;
+  if (typeof id !== 'bigint') throw wrongType('getMore.getMore', id, 'long');
   const collection: unknown = cmd.collection;
   if (collection === undefined) {
     throw new CommandError('Location40414', "BSON field 'getMore.collection' is missing but a required field");
   }
   if (typeof collection !== 'string') throw wrongType('getMore.collection', collection, 'string');
   const ns = `${ctx.db}.${collection}`;
-  if (collection === '' || collection.includes('\0')) {
-    throw new CommandError('InvalidNamespace', `Invalid namespace for getMore: ${ns}`);
-  }
-  const batchSize = optionalCount(cmd, 'batchSize');
+  if (collection === '') throw new CommandError('InvalidNamespace', 'Collection names cannot be empty');
+  if (collection.includes('\0')) throw new CommandError('InvalidNamespace', `Invalid namespace for getMore: ${ns}`);
+  const batchSize = checkNonNegativeInt64(cmd.batchSize, 'getMore.batchSize', 'batchSize');
   ctx.cursors.check(id, { ns, owner: ctx.owner });
   // Every cursor here is a plain one: maxTimeMS on getMore is only for tailable awaitData cursors.
   if (cmd.maxTimeMS !== undefined) {
@@ -155,14 +152,15 @@ const getMore: CommandHandler = (cmd, ctx) => {
   }
   const left = ctx.cursors.maxTimeMSLeft(id);
   const budget = OperationBudget.current();
-  if (left === undefined || budget === undefined) return cursorReply(ctx.cursors.next(id, batchSize), false);
+  const size = batchSize === undefined ? undefined : Number(batchSize);
+  if (left === undefined || budget === undefined) return cursorReply(ctx.cursors.next(id, size), false);
   // The rest of the find's or aggregate's maxTimeMS, as mongod carries it across getMores; running out closes the cursor.
   if (left <= 0) {
     ctx.cursors.kill(id);
     throw new CommandError('MaxTimeMSExpired', 'operation exceeded time limit');
   }
   const started = budget.elapsedMS();
-  const batch = OperationBudget.run(budget.withMaxTimeMS(left), () => ctx.cursors.next(id, batchSize));
+  const batch = OperationBudget.run(budget.withMaxTimeMS(left), () => ctx.cursors.next(id, size));
   ctx.cursors.spend(id, budget.elapsedMS() - started);
   return cursorReply(batch, false);
 };

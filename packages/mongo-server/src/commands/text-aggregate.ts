@@ -28,11 +28,10 @@ function isTextMatch(stage: unknown): boolean {
   return isPlainObject(stage) && isPlainObject(stage.$match) && hasText(stage.$match);
 }
 
-/** Whether a `$project` keeps only what it names (anything but `_id` not 0 or false; a `$meta` fits either kind). */
+/** Whether a `$project` keeps only what it names: some field but `_id`, none of them excluded (0 or false). */
 function isInclusion(spec: Document): boolean {
-  return Object.entries(spec).some(
-    ([key, value]) => key !== '_id' && value !== 0 && value !== false && !isTextScoreMeta(value),
-  );
+  const fields = Object.entries(spec).filter(([key]) => key !== '_id');
+  return fields.length > 0 && !fields.some(([, value]) => value === 0 || value === false);
 }
 
 /**
