@@ -44,13 +44,31 @@ export function checkDatabaseName(db: string): void {
 }
 
 /** An optional document argument; TypeMismatch when present but not a document. */
-export function optionalDocument(cmd: Document, field: string): Document | undefined {
+export function optionalDocument(cmd: Document, field: string, label?: string): Document | undefined {
   const value: unknown = cmd[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
+    if (label !== undefined) throw wrongType(label, value, 'object');
     throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'object'`);
   }
   return value as Document;
+}
+
+/**
+ * An IDL `safeBool` field (findAndModify's `remove`, `new`, `upsert`): a
+ * boolean or a number (non-zero is true); TypeMismatch for anything else.
+ */
+export function safeBool(cmd: Document, field: string, label: string): boolean {
+  const value: unknown = cmd[field];
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'bigint') return value !== 0n;
+  if (bsonTypeName(value) === 'decimal') return Number(String(value)) !== 0;
+  throw new CommandError(
+    'TypeMismatch',
+    `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected types '[bool, long, int, decimal, double']`,
+  );
 }
 
 /** An optional non-negative integer argument (int32, Int64 or integral double). */
@@ -107,7 +125,7 @@ export function optionalDocumentArray(value: unknown, label: string): Document[]
   return value as Document[];
 }
 
-/** A required array of cursor ids (int64 or integral numbers), as killCursors takes them. */
+/** A required array of cursor ids, as killCursors takes them: Int64s only (an int32 or a double is TypeMismatch, as in mongod). */
 export function cursorIdArray(value: unknown, label: string): bigint[] {
   if (!Array.isArray(value)) {
     throw new CommandError(
@@ -117,7 +135,6 @@ export function cursorIdArray(value: unknown, label: string): bigint[] {
   }
   return value.map((item, index) => {
     if (typeof item === 'bigint') return item;
-    if (typeof item === 'number' && Number.isSafeInteger(item)) return BigInt(item);
     throw new CommandError(
       'TypeMismatch',
       `BSON field '${label}.${index}' is the wrong type '${bsonTypeName(item)}', expected type 'long'`,

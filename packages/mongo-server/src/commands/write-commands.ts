@@ -12,7 +12,13 @@ import { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
 import { checkStorable, type StoredBy } from '../store/document-limits.js';
 import { validateDocument } from '../query/document-validation.js';
-import { collectionName, documentArray, optionalDocument, optionalDocumentArray } from './command-arguments.js';
+import {
+  collectionName,
+  documentArray,
+  optionalDocument,
+  optionalDocumentArray,
+  safeBool,
+} from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { commandCollation, matchingDocuments } from './read-commands.js';
@@ -208,24 +214,47 @@ const deleteCommand: CommandHandler = (cmd, ctx) => {
   return { n, ok: 1 };
 };
 
+/**
+ * Runs `execute`, the part of findAndModify mongod's plan executor runs (the
+ * update or insert of the document found), its errors worded as mongod's:
+ * "Plan executor error during findAndModify :: caused by :: …" (an E11000
+ * or a WriteConflict too), code and extra fields kept.
+ */
+function inPlanExecutor<T>(execute: () => T): T {
+  try {
+    return execute();
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    throw new CommandError(
+      error.codeName,
+      `Plan executor error during findAndModify :: caused by :: ${error.message}`,
+      error.extra,
+    );
+  }
+}
+
 const findAndModify: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, Object.keys(cmd)[0]!);
   const query = optionalDocument(cmd, 'query') ?? {};
-  const sort = optionalDocument(cmd, 'sort');
+  const sort = optionalDocument(cmd, 'sort', 'findAndModify.sort');
   const fields = optionalDocument(cmd, 'fields');
-  const remove = cmd.remove === true;
-  const upsert = cmd.upsert === true;
+  const remove = safeBool(cmd, 'remove', 'findAndModify.remove');
+  const upsert = safeBool(cmd, 'upsert', 'findAndModify.upsert');
+  const returnNew = safeBool(cmd, 'new', 'findAndModify.new');
   const updateSpec = cmd.update as Document | Document[] | undefined;
-  const returnNew = cmd.new === true;
-  if (remove && updateSpec !== undefined)
-    throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
-  if (!remove && updateSpec === undefined)
+  if (remove) {
+    if (updateSpec !== undefined)
+      throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
+    // mongod's message ends with a space.
+    if (upsert) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
+    if (returnNew) {
+      throw new CommandError(
+        'FailedToParse',
+        "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+      );
+    }
+  } else if (updateSpec === undefined) {
     throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
-  if (remove && (upsert || returnNew)) {
-    throw new CommandError(
-      'FailedToParse',
-      'Cannot specify both upsert=true and remove=true, or new=true with remove=true',
-    );
   }
   const arrayFilters = optionalDocumentArray(cmd.arrayFilters, 'findAndModify.arrayFilters');
   if (!remove) parseUpdate(updateSpec!, arrayFilters);
@@ -242,19 +271,25 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
     return { lastErrorObject: { n: 1 }, value: project(target), ok: 1 };
   }
   if (target && view) {
-    const updated = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
-    if (!sameBson(target, updated)) {
-      view.replace(
-        CollectionStore.idKey(target),
-        storable(ctx, name, cmd)(updated, 'update', target),
-        updateKind(updateSpec) === 'replacement' ? 'replace' : 'update',
-      );
-    }
+    const updated = inPlanExecutor(() => {
+      const next = applyUpdate(target, updateSpec!, { filter: query, arrayFilters });
+      if (!sameBson(target, next)) {
+        view.replace(
+          CollectionStore.idKey(target),
+          storable(ctx, name, cmd)(next, 'update', target),
+          updateKind(updateSpec) === 'replacement' ? 'replace' : 'update',
+        );
+      }
+      return next;
+    });
     return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? updated : target), ok: 1 };
   }
   if (!upsert || !view) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
-  const doc = storable(ctx, name, cmd)(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
-  view.insert(doc);
+  const doc = inPlanExecutor(() => {
+    const built = storable(ctx, name, cmd)(buildUpsertDocument(query, updateSpec!, arrayFilters), 'update');
+    view.insert(built);
+    return built;
+  });
   return {
     lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
     value: returnNew ? project(doc) : null,

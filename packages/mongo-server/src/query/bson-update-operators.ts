@@ -8,9 +8,19 @@ import { CommandError } from '../commands/command-error.js';
 import type { PathOperation } from './array-update-operators.js';
 import { formatDocumentId } from './document-paths.js';
 import { typeAlias } from './element-operators.js';
-import { applyIncrement } from './inc-operator.js';
+import { applyIncrement, checkIncrement } from './inc-operator.js';
 import { mingoOptions, withMingoErrors } from './query-context.js';
-import { cloneValue, existingParent, overlaps, parentOf, read, remove, write } from './update-paths.js';
+import {
+  cloneValue,
+  element,
+  existingParent,
+  isContainer,
+  overlaps,
+  parentOf,
+  read,
+  remove,
+  write,
+} from './update-paths.js';
 
 /** `$set` (and `$setOnInsert` on insert): the value, copied, at the path. */
 export function set(value: unknown): PathOperation {
@@ -29,9 +39,9 @@ export function unset(): PathOperation {
 }
 
 /** `$inc`, with MongoDB's numeric types (see inc-operator.ts). */
-export function inc(value: unknown): PathOperation {
+export function inc(path: string, value: unknown): PathOperation {
   // Refuses a non-numeric amount before any document is touched.
-  applyIncrement({}, { amount: value });
+  checkIncrement(path, value);
   return (doc, path) => applyIncrement(doc, { [path]: value });
 }
 
@@ -73,6 +83,29 @@ export function currentDate(value: unknown): PathOperation {
   };
 }
 
+/**
+ * mongod's PathNotViable (28) for a `$rename` source whose path runs into a
+ * value it cannot step through: an array met by a name that is no index, or
+ * a scalar with more of the path after it (a path that merely does not
+ * exist is no error: there is nothing to move).
+ */
+function checkRenameSource(doc: Document, source: string): void {
+  const parts = source.split('.');
+  let target: unknown = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const value = read(target as Document, parts[i]!);
+    if (value === undefined) return;
+    const next = parts[i + 1]!;
+    if (Array.isArray(value) ? !/^\d+$/.test(next) : !isContainer(value)) {
+      throw new CommandError(
+        'PathNotViable',
+        `cannot use the part (${parts[i]} of ${source}) to traverse the element (${element(parts[i]!, value)})`,
+      );
+    }
+    target = value;
+  }
+}
+
 /** `$rename`: moves a field; neither end may be inside an array. */
 export function rename(source: string, to: unknown): PathOperation {
   const describe = `${source}: ${formatKeyValue(to)}`;
@@ -92,6 +125,7 @@ export function rename(source: string, to: unknown): PathOperation {
     );
   }
   return (doc) => {
+    checkRenameSource(doc, source);
     const from = existingParent(doc, source);
     const value = from && read(from.target, from.leaf);
     if (value === undefined) return;

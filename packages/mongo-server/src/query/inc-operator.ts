@@ -1,6 +1,8 @@
 import { type Document, Long } from 'bson';
 
+import { formatValue } from '../bson/format-key-value.js';
 import { bsonTag, formatDocumentId } from './document-paths.js';
+import { typeAlias } from './element-operators.js';
 import { CommandError } from '../commands/command-error.js';
 import { numericType, storedDouble, toDouble } from './numeric-types.js';
 import { parentOf, read, write } from './update-paths.js';
@@ -21,23 +23,34 @@ function asBigInt(value: unknown): bigint | undefined {
   return undefined;
 }
 
-function checkInt64(result: bigint, path: string): bigint {
-  if (result < INT64_MIN || result > INT64_MAX) {
-    throw new CommandError(
-      'Overflow',
-      `Failed to apply $inc operations to current value for field '${path}': overflow`,
-    );
-  }
+/** Thrown by {@link addBsonNumbers} past the Int64 range; the caller words it with the document. */
+class Int64Overflow extends Error {}
+
+function checkInt64(result: bigint): bigint {
+  if (result < INT64_MIN || result > INT64_MAX) throw new Int64Overflow();
   return result;
+}
+
+/** A stored integer as mongod prints a current value in an overflow error: `(NumberInt)42`, `(NumberLong)…`. */
+function describeInteger(value: unknown): string {
+  return typeof value === 'number' ? `(NumberInt)${value}` : `(NumberLong)${String(value)}`;
+}
+
+/** mongod's BadValue for `op` whose result would pass the Int64 range. */
+export function overflowError(op: string, current: unknown, doc: Document): CommandError {
+  return new CommandError(
+    'BadValue',
+    `Failed to apply ${op} operations to current value (${describeInteger(current)}) for document {_id: ${formatDocumentId(doc)}}`,
+  );
 }
 
 /**
  * `current + amount` with MongoDB's numeric type rules: int32 + int32 stays
  * int32 unless it overflows (then Int64), anything + Int64 is Int64 unless a
  * double is involved, doubles win otherwise. Int64 is kept as `bigint` so
- * counters beyond 2^53 stay exact.
+ * counters beyond 2^53 stay exact. Past the Int64 range: {@link Int64Overflow}.
  */
-export function addBsonNumbers(current: unknown, amount: unknown, path: string): unknown {
+function addBsonNumbers(current: unknown, amount: unknown): unknown {
   const types = [numericType(current), numericType(amount)];
   if (types.includes('double') && !types.includes('decimal') && !types.includes(undefined)) {
     return storedDouble(toDouble(current) + toDouble(amount));
@@ -49,19 +62,37 @@ export function addBsonNumbers(current: unknown, amount: unknown, path: string):
     if (isInt32(current) && isInt32(amount) && !isInt32(sum)) return BigInt(current) + BigInt(amount);
     return sum;
   }
-  if (currentLong !== undefined && amountLong !== undefined) return checkInt64(currentLong + amountLong, path);
+  if (currentLong !== undefined && amountLong !== undefined) return checkInt64(currentLong + amountLong);
   if (currentLong !== undefined && typeof amount === 'number') {
-    return Number.isInteger(amount) ? checkInt64(currentLong + BigInt(amount), path) : Number(currentLong) + amount;
+    return Number.isInteger(amount) ? checkInt64(currentLong + BigInt(amount)) : Number(currentLong) + amount;
   }
   if (amountLong !== undefined && typeof current === 'number') {
-    return Number.isInteger(current) ? checkInt64(BigInt(current) + amountLong, path) : current + Number(amountLong);
+    return Number.isInteger(current) ? checkInt64(BigInt(current) + amountLong) : current + Number(amountLong);
   }
-  throw new CommandError('TypeMismatch', `Cannot increment with non-numeric argument: {${path}: ${String(amount)}}`);
+  throw new CommandError('TypeMismatch', `Cannot increment with non-numeric argument: {amount: ${String(amount)}}`);
 }
 
 function isIncrementable(value: unknown): boolean {
   return (
     typeof value === 'number' || typeof value === 'bigint' || bsonTag(value) === 'Long' || bsonTag(value) === 'Double'
+  );
+}
+
+/** Refuses a non-numeric `$inc` amount as mongod does while parsing (14, the field and value as it prints them). */
+export function checkIncrement(path: string, amount: unknown): void {
+  if (!isIncrementable(amount)) {
+    throw new CommandError(
+      'TypeMismatch',
+      `Cannot increment with non-numeric argument: {${path}: ${formatValue(amount)}}`,
+    );
+  }
+}
+
+/** mongod's TypeMismatch for `op` meeting a stored value that is not a number. */
+export function nonNumericError(op: string, doc: Document, leaf: string, current: unknown): CommandError {
+  return new CommandError(
+    'TypeMismatch',
+    `Cannot apply ${op} to a value of non-numeric type. {_id: ${formatDocumentId(doc)}} has the field '${leaf}' of non-numeric type ${typeAlias(current)}`,
   );
 }
 
@@ -72,12 +103,7 @@ function isIncrementable(value: unknown): boolean {
 export function applyIncrement(doc: Document, spec: Document): Document {
   const rest: Document = {};
   for (const [path, amount] of Object.entries(spec)) {
-    if (!isIncrementable(amount)) {
-      throw new CommandError(
-        'TypeMismatch',
-        `Cannot increment with non-numeric argument: {${path}: ${String(amount)}}`,
-      );
-    }
+    checkIncrement(path, amount);
     if (path.includes('$')) {
       rest[path] = amount;
       continue;
@@ -89,12 +115,16 @@ export function applyIncrement(doc: Document, spec: Document): Document {
     if (current === undefined) {
       write(target, leaf, amount instanceof Long ? BigInt(amount.toString()) : amount);
     } else if (!isIncrementable(current)) {
-      throw new CommandError(
-        'TypeMismatch',
-        `Cannot apply $inc to a value of non-numeric type. {_id: ${formatDocumentId(doc)}} has the field '${leaf}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`,
-      );
+      throw nonNumericError('$inc', doc, leaf, current);
     } else {
-      write(target, leaf, addBsonNumbers(current, amount, path));
+      let sum: unknown;
+      try {
+        sum = addBsonNumbers(current, amount);
+      } catch (error) {
+        if (error instanceof Int64Overflow) throw overflowError('$inc', current, doc);
+        throw error;
+      }
+      write(target, leaf, sum);
     }
   }
   return rest;

@@ -1,27 +1,59 @@
+import { CommandError } from '../commands/command-error.js';
+import { formatValue } from '../bson/format-key-value.js';
 import type { PathOperation } from './array-update-operators.js';
 import { viaMingo } from './bson-update-operators.js';
+import { nonNumericError, overflowError } from './inc-operator.js';
 import { numericType, storedDouble, toDouble } from './numeric-types.js';
 import { parentOf, read, write } from './update-paths.js';
 
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A stored integer (an int32 number or an Int64) as a bigint. */
+function integer(value: unknown): bigint {
+  return typeof value === 'bigint' ? value : BigInt(String(value));
+}
+
 /**
- * `$mul` keeping MongoDB's result type when a double is involved: the
- * product is a double (`Int32(5) * 1.0` is `5.0`, returned as a double),
- * and a missing field becomes a zero of the multiplier's type (`0.0` for a
- * double). mingo multiplies JS numbers only, so it would see a `Double`
- * marker as not a number; the int/long cases and every error stay with it.
+ * `$mul` with MongoDB's result types and errors. The multiplier must be a
+ * number (14 while parsing, with the field and value as mongod prints them);
+ * the stored value too (14, naming the document); a missing field becomes a
+ * zero of the multiplier's type. A double involved makes a double (`5 * 1.0`
+ * is `5.0`); integers stay int32 while they fit, then Int64, and past Int64
+ * fail with BadValue as in mongod. Decimal128 is left to mingo.
  */
-export function multiply(value: unknown): PathOperation {
-  const mingo = viaMingo('$mul', value);
+export function multiply(path: string, value: unknown): PathOperation {
   const by = numericType(value);
-  if (by === undefined || by === 'decimal') return mingo;
-  return (doc, path) => {
-    const { target, leaf } = parentOf(doc, path);
+  if (by === undefined) {
+    throw new CommandError(
+      'TypeMismatch',
+      `Cannot multiply with non-numeric argument: {${path}: ${formatValue(value)}}`,
+    );
+  }
+  const mingo = viaMingo('$mul', value);
+  if (by === 'decimal') return mingo;
+  return (doc, resolved) => {
+    const { target, leaf } = parentOf(doc, resolved);
     const current = read(target, leaf);
     const type = current === undefined ? by : numericType(current);
-    if (type === undefined || type === 'decimal' || (type !== 'double' && by !== 'double')) {
-      mingo(doc, path);
+    if (type === undefined) throw nonNumericError('$mul', doc, leaf, current);
+    if (type === 'decimal') {
+      mingo(doc, resolved);
       return;
     }
-    write(target, leaf, storedDouble(current === undefined ? 0 : toDouble(current) * toDouble(value)));
+    if (type === 'double' || by === 'double') {
+      write(target, leaf, storedDouble(current === undefined ? 0 : toDouble(current) * toDouble(value)));
+      return;
+    }
+    if (current === undefined) {
+      write(target, leaf, by === 'long' ? 0n : 0);
+      return;
+    }
+    const product = integer(current) * integer(value);
+    if (product < INT64_MIN || product > INT64_MAX) throw overflowError('$mul', current, doc);
+    const int32 = type === 'int' && by === 'int' && product >= INT32_MIN && product <= INT32_MAX;
+    write(target, leaf, int32 ? Number(product) : product);
   };
 }

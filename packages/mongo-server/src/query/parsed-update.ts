@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { CommandError } from '../commands/command-error.js';
 import { addToSet, type PathOperation, pop, pull, pullAll, push } from './array-update-operators.js';
 import { currentDate, extreme, inc, rename, set, unset, viaMingo } from './bson-update-operators.js';
+import { bit } from './bit-operator.js';
 import { multiply } from './mul-operator.js';
 import { ArrayFilters, concretePaths } from './positional-paths.js';
 import { comparePaths, overlaps } from './update-paths.js';
@@ -79,16 +80,19 @@ function checkConflicts(update: Document): void {
       if (above !== undefined && (other === undefined || above < other)) other = above;
     }
     if (other === undefined) continue;
-    const [shorter, longer] = paths[other]!.length < path.length ? [paths[other]!, path] : [path, paths[other]!];
+    // mongod names the path it was adding when it met the conflict (the later one) and the shorter of the two.
+    const later = paths[other]!;
+    const shorter = later.length < path.length ? later : path;
     throw new CommandError(
       'ConflictingUpdateOperators',
-      `Updating the path '${longer}' would create a conflict at '${shorter}'`,
+      `Updating the path '${later}' would create a conflict at '${shorter}'`,
     );
   }
 }
 
 /** Refuses a path mongod cannot parse: an empty component, or more than one `$`. */
 function checkPath(path: string): void {
+  if (path === '') throw new CommandError('EmptyFieldName', 'An empty update path is not valid.');
   const parts = path.split('.');
   if (parts.includes('')) {
     throw new CommandError(
@@ -116,7 +120,7 @@ function operation(op: string, path: string, value: unknown): PathOperation {
     case '$unset':
       return unset();
     case '$inc':
-      return inc(value);
+      return inc(path, value);
     case '$max':
       return extreme(value, 1);
     case '$min':
@@ -136,7 +140,9 @@ function operation(op: string, path: string, value: unknown): PathOperation {
     case '$pop':
       return pop(value);
     case '$mul':
-      return multiply(value);
+      return multiply(path, value);
+    case '$bit':
+      return bit(value);
     default:
       return viaMingo(op, value);
   }
@@ -151,10 +157,11 @@ export class ParsedUpdate {
     readonly update: Document,
     arrayFilters: Document[] | undefined,
   ) {
+    // Each path is checked as mongod parses it, before the paths are compared with each other.
+    for (const spec of Object.values(update)) for (const path of Object.keys(spec as Document)) checkPath(path);
     checkConflicts(update);
     for (const [op, spec] of Object.entries(update)) {
       for (const [path, value] of Object.entries(spec as Document)) {
-        checkPath(path);
         this.operations.push({ op, path, apply: operation(op, path, value) });
       }
     }

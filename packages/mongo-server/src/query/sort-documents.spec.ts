@@ -14,14 +14,28 @@ describe('parseSortSpec', () => {
   it.each([
     ['a document with its own toString', { toString: 'x' }],
     ['a document', { $divide: [1, 2] }],
-    ['a string', '1'],
     ['2', 2],
-    ['null', null],
+    ['1.5', 1.5],
+    ['NaN', Number.NaN],
   ])('should refuse %s as a direction with 15975', (_label, direction) => {
     expect(() => parseSortSpec({ a: direction })).toThrow(
       expect.objectContaining({
         codeName: 'Location15975',
         message: '$sort key ordering must be 1 (for ascending) or -1 (for descending)',
+      }),
+    );
+  });
+
+  // What is neither a number nor a document is an illegal key, printed as mongod prints the element.
+  it.each([
+    ['a string', '123', 'a: "123"'],
+    ['null', null, 'a: null'],
+    ['true', true, 'a: true'],
+  ])('should refuse %s as a direction with 15974', (_label, direction, element) => {
+    expect(() => parseSortSpec({ a: direction })).toThrow(
+      expect.objectContaining({
+        codeName: 'Location15974',
+        message: `Illegal key in $sort specification: ${element}`,
       }),
     );
   });

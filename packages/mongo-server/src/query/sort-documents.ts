@@ -2,9 +2,11 @@ import type { Document } from 'bson';
 import { resolve } from 'mingo/util';
 
 import { compareBson } from '../bson/bson-compare.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { approximateSize } from '../bson/approximate-size.js';
 import { CommandError } from '../commands/command-error.js';
 import { sortMemoryExceeded, STAGE_MEMORY_LIMIT } from './bounded-stages.js';
+import { typeAlias } from './element-operators.js';
 import { OperationBudget } from './operation-budget.js';
 import { hasProtoPart, ownPathValue } from './proto-paths.js';
 
@@ -41,6 +43,10 @@ export function parseSortSpec(spec: SortSpec): [string, number][] {
   return Object.entries(spec).map(([path, raw]) => {
     // Only numbers: Number() on a document with its own `toString` key throws a TypeError.
     const direction = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : NaN;
+    // mongod's SortPattern: what is neither a number nor a document is no key at all (15974).
+    if (Number.isNaN(direction) && typeof raw !== 'number' && typeAlias(raw) !== 'object') {
+      throw new CommandError('Location15974', `Illegal key in $sort specification: ${path}: ${formatKeyValue(raw)}`);
+    }
     if (direction !== 1 && direction !== -1) {
       throw new CommandError('Location15975', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
     }

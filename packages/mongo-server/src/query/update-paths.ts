@@ -15,7 +15,7 @@ export function isContainer(value: unknown): value is Container {
 }
 
 /** `{name: value}` as mongod prints an element in update errors. */
-function element(name: string, value: unknown): string {
+export function element(name: string, value: unknown): string {
   return `{${name}: ${formatKeyValue(value)}}`;
 }
 
