@@ -59,7 +59,8 @@ describe('maxTimeMS', () => {
   });
 
   it('should refuse maxTimeMS on getMore of a cursor that is not tailable awaitData', async () => {
-    const opened = await fixture.db.command({ find: 'slow', filter: {}, batchSize: 2 });
+    // promoteLongs off: an id that fits in 53 bits would come back as a number, and a cursor id must be an Int64.
+    const opened = await fixture.db.command({ find: 'slow', filter: {}, batchSize: 2 }, { promoteLongs: false });
     const id = (opened.cursor as { id: unknown }).id;
     const error = await fixture.db
       .command({ getMore: id, collection: 'slow', maxTimeMS: 1000 })
