@@ -121,6 +121,19 @@ describe('cursors opened outside a session', () => {
     }));
 });
 
+describe('setParameter', () => {
+  it('should refuse a parameter the embedded server lacks, naming it, rather than ignore it', async () => {
+    const error = (await client
+      .db('admin')
+      .command({ setParameter: 1, notablescan: true })
+      .catch((e: unknown) => e)) as MongoServerError;
+    expect([error.codeName, error.message]).toEqual([
+      'CommandNotSupported',
+      "setParameter 'notablescan' (only cursorTimeoutMillis is settable) is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it",
+    ]);
+  });
+});
+
 describe('cursors opened in a session', () => {
   it('should keep a driver cursor idle past cursorTimeoutMillis, and close it 30 minutes after its session was last used', async () => {
     const cursor = client.db('idle').collection('docs').find({}, { batchSize: 2 });

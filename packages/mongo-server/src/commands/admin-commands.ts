@@ -2,6 +2,7 @@ import { type Binary, type Document, Long, ObjectId, Timestamp } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
+import { notSupported } from '../query/expression-check.js';
 import { typeAlias } from '../query/element-operators.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
 import { checkSessionId, collectionName, GENERIC_FIELDS, optionalDocumentArray } from './command-arguments.js';
@@ -113,12 +114,8 @@ const setParameter: CommandHandler = (cmd, ctx) => {
   if (names.length === 0)
     throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
   const unsupported = names.find((name) => name !== 'cursorTimeoutMillis');
-  if (unsupported !== undefined) {
-    throw new CommandError(
-      'CommandNotSupported',
-      `setParameter '${unsupported}' is not supported by the embedded server (only cursorTimeoutMillis is)`,
-    );
-  }
+  if (unsupported !== undefined)
+    throw notSupported(`setParameter '${unsupported}' (only cursorTimeoutMillis is settable)`);
   const value: unknown = cmd.cursorTimeoutMillis;
   const ms = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? Math.trunc(value) : Number.NaN;
   if (!Number.isFinite(ms)) {

@@ -8,10 +8,8 @@ import { CommandError } from './command-error.js';
 export function collectionName(cmd: Document, commandName: string): string {
   const name: unknown = cmd[commandName];
   if (typeof name !== 'string') {
-    throw new CommandError(
-      'InvalidNamespace',
-      `collection name has invalid type ${name === null ? 'null' : typeof name}; pass the collection name as a string`,
-    );
+    // mongod's words, naming the BSON type.
+    throw new CommandError('InvalidNamespace', `collection name has invalid type ${bsonTypeName(name)}`);
   }
   checkCollectionName(String(cmd.$db), name);
   return name;

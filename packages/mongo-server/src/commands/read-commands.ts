@@ -182,12 +182,14 @@ const count: CommandHandler = (cmd, ctx) => {
 /** A distinct command's `key` and `query`, checked as mongod parses them. */
 export function distinctRequest(cmd: Document): { key: string; query?: Document } {
   const key: unknown = cmd.key;
-  if (typeof key !== 'string')
-    throw new CommandError('TypeMismatch', "BSON field 'distinct.key' is missing or not a string");
+  if (key === undefined) {
+    throw new CommandError('Location40414', "BSON field 'distinct.key' is missing but a required field");
+  }
+  if (typeof key !== 'string') throw wrongType('distinct.key', key, 'string');
   if (key.includes('\0')) throw new CommandError('Location31032', 'Key field cannot contain an embedded null byte');
   // mongod reads the key as a projection's path: `a..b` and `a.` read nothing and are refused.
   checkFieldPath(key);
-  return { key, query: optionalDocument(cmd, 'query') };
+  return { key, query: optionalDocument(cmd, 'query', 'distinct.query') };
 }
 
 const distinct: CommandHandler = (cmd, ctx) => {

@@ -18,6 +18,7 @@ import {
   optionalDocument,
   optionalDocumentArray,
   safeBool,
+  wrongType,
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -46,7 +47,11 @@ function isStatementError(error: unknown): error is CommandError {
 
 /** `doc` (a document: {@link documentArray} checked it) with an `_id`, first. */
 function prepareInsert(doc: Document): Document {
-  if (Array.isArray(doc._id)) throw new CommandError('InvalidIdField', "The '_id' value cannot be of type array");
+  // mongod's fixDocumentForInsert: an _id may be anything but an array, a regular expression or undefined.
+  const idType = typeAlias(doc._id);
+  if (doc._id !== undefined && (idType === 'array' || idType === 'regex' || idType === 'undefined')) {
+    throw new CommandError('InvalidIdField', `The '_id' value cannot be of type ${idType}`);
+  }
   return doc._id === undefined ? { _id: new ObjectId(), ...doc } : idFirst(doc);
 }
 
@@ -67,10 +72,18 @@ function writeReply(body: Document, writeErrors: Document[]): Document {
   return writeErrors.length > 0 ? { ...body, writeErrors, ok: 1 } : { ...body, ok: 1 };
 }
 
+/** A write's `ordered` (true unless false), typed as mongod's IDL types it: a boolean. */
+function orderedOption(cmd: Document): boolean {
+  const value: unknown = cmd.ordered;
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'boolean') throw wrongType(`${Object.keys(cmd)[0]}.ordered`, value, 'bool');
+  return value;
+}
+
 const insert: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'insert');
   const docs = documentArray(cmd, 'documents');
-  const ordered = cmd.ordered !== false;
+  const ordered = orderedOption(cmd);
   const view = ctx.view(name, true)!;
   const check = storable(ctx, name, cmd);
   const writeErrors: Document[] = [];
@@ -148,7 +161,7 @@ const update: CommandHandler = (cmd, ctx) => {
       throw new CommandError('Location40415', "BSON field 'update.updates.sort' is an unknown field.");
     }
   }
-  const ordered = cmd.ordered !== false;
+  const ordered = orderedOption(cmd);
   const view = ctx.view(
     name,
     statements.some((s) => s.upsert === true),
@@ -198,6 +211,12 @@ const deleteCommand: CommandHandler = (cmd, ctx) => {
   const view = ctx.view(name);
   let n = 0;
   for (const statement of statements) {
+    // Both are required fields of a delete statement (drivers always send them).
+    for (const field of ['q', 'limit']) {
+      if (statement[field] === undefined) {
+        throw new CommandError('Location40414', `BSON field 'delete.deletes.${field}' is missing but a required field`);
+      }
+    }
     const limit = deleteLimit(statement.limit);
     if (limit !== 0 && limit !== 1) {
       throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${limit}`);
