@@ -244,6 +244,17 @@ const CASES: Case[] = [
   ],
 ];
 
+describe('variable names', () => {
+  it('should take names with digits, underscores and characters past ASCII, one beyond the BMP included', async () => {
+    const collection = await fx.fresh('stage_errors');
+    await collection.insertOne({ a: 1 });
+    const [doc] = await collection
+      .aggregate([{ $project: { _id: 0, x: { $let: { vars: { 'é😀_1': 2 }, in: { $add: ['$$é😀_1', '$a'] } } } } }])
+      .toArray();
+    expect(doc).toEqual({ x: 3 });
+  });
+});
+
 describe('find projection errors', () => {
   // find parses its projection as $project does, without the stage's prefix; `.$` at a path's end is its own.
   it.each<[string, Document, number, string]>([

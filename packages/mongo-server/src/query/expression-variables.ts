@@ -16,8 +16,8 @@ export const NO_VARIABLES: Scope = new Set();
  */
 const SYSTEM_VARIABLE = /^[A-Z]/;
 
-/** A letter, a digit or `_` (the rest of a name), and any byte of a non-ASCII character. */
-const NAME_REST = /^[A-Za-z0-9_\u0080-\uffff]$/;
+/** A letter, a digit or `_` (the rest of a name), or any non-ASCII character (mongod takes every byte above 0x7f). */
+const NAME_REST = /^[A-Za-z0-9_\u{80}-\u{10FFFF}]$/u;
 
 /**
  * Checks a variable's name as mongod's `Variables::validateName` does
@@ -26,10 +26,12 @@ const NAME_REST = /^[A-Za-z0-9_\u0080-\uffff]$/;
  */
 function checkName(name: string, first: RegExp): void {
   if (name.length === 0) throw new CommandError('FailedToParse', 'empty variable names are not allowed');
-  if (!first.test(name[0]!)) {
+  // By code points: a character beyond the BMP is one, not two surrogates.
+  const [head, ...rest] = [...name];
+  if (!first.test(head!)) {
     throw new CommandError('FailedToParse', `'${name}' starts with an invalid character for a user variable name`);
   }
-  for (const char of name.slice(1)) {
+  for (const char of rest) {
     if (!NAME_REST.test(char)) {
       throw new CommandError('FailedToParse', `'${name}' contains an invalid character for a variable name: '${char}'`);
     }
@@ -37,11 +39,11 @@ function checkName(name: string, first: RegExp): void {
 }
 
 /** A name read as `$$name`: any letter first (system variables are capitalized). */
-const checkReadName = (name: string): void => checkName(name, /^[A-Za-z\u0080-\uffff]$/);
+const checkReadName = (name: string): void => checkName(name, /^[A-Za-z\u{80}-\u{10FFFF}]$/u);
 
 /** A name a user defines (`$let`, `$map`'s `as`, `$lookup`'s `let`): a lower-case letter first; `CURRENT` may be rebound. */
 export function checkDefinedName(name: string): void {
-  if (name !== 'CURRENT') checkName(name, /^[a-z\u0080-\uffff]$/);
+  if (name !== 'CURRENT') checkName(name, /^[a-z\u{80}-\u{10FFFF}]$/u);
 }
 
 /** `scope` with `names` added (those that are strings). */
