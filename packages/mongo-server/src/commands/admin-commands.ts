@@ -216,7 +216,7 @@ const listCollections: CommandHandler = (cmd, ctx) => {
         name: collection.name,
         type,
         options: collection.options,
-        info: { readOnly: false },
+        info: { readOnly: false, uuid: collection.uuid },
         idIndex: collection.indexSpecs()[0],
       };
     })

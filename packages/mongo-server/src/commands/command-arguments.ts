@@ -5,11 +5,15 @@ import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
 
 /** The collection name in `cmd[commandName]`, validated as mongod does. */
-export function collectionName(cmd: Document, commandName: string): string {
+export function collectionName(
+  cmd: Document,
+  commandName: string,
+  typeError: 'InvalidNamespace' | 'BadValue' = 'InvalidNamespace',
+): string {
   const name: unknown = cmd[commandName];
   if (typeof name !== 'string') {
-    // mongod's words, naming the BSON type.
-    throw new CommandError('InvalidNamespace', `collection name has invalid type ${bsonTypeName(name)}`);
+    // mongod's words, naming the BSON type; the IDL-parsed index commands answer BadValue.
+    throw new CommandError(typeError, `collection name has invalid type ${bsonTypeName(name)}`);
   }
   checkCollectionName(String(cmd.$db), name);
   return name;

@@ -1,8 +1,8 @@
-import type { Document } from 'bson';
+import { type Document, UUID } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
-import { formatDocument } from '../bson/format-key-value.js';
+import { formatDocument, formatKeyValue } from '../bson/format-key-value.js';
 import type { IndexSpec } from '../store/collection-index.js';
 import { normalizeTextIndexSpec, secondTextIndexError, TEXT_INDEX_OPTIONS } from '../store/text-index-spec.js';
 import { typeAlias } from '../query/element-operators.js';
@@ -73,10 +73,48 @@ const MAX_COMPOUND_INDEX_KEYS = 32;
 /** Types an index key pattern's values may have, as mongod's key pattern check allows: directions and plugin names. */
 const KEY_VALUE_TYPES = new Set(['int', 'long', 'double', 'decimal', 'string']);
 
+/** mongod's wording of an error in index specification `spec`. */
+function specificationError(
+  codeName: 'FailedToParse' | 'TypeMismatch' | 'CannotCreateIndex',
+  spec: Document,
+  reason: string,
+) {
+  return new CommandError(codeName, `Error in specification ${formatDocument(spec)} :: caused by :: ${reason}`);
+}
+
+/** Index options that are booleans (mongod: "convertible to bool", so numbers too). */
+const BOOLEAN_OPTIONS = new Set(['unique', 'sparse']);
+
+/** Options an `_id` index may not have. */
+const ID_INDEX_FORBIDDEN = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds'];
+
 function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   const spec = raw as IndexSpec;
+  // As mongod's validateIndexSpec: each field's type, then the required ones.
+  for (const [field, value] of Object.entries(spec)) {
+    const type = typeAlias(value);
+    if (BOOLEAN_OPTIONS.has(field) && type !== 'bool' && !KEY_VALUE_TYPES.has(type)) {
+      throw specificationError(
+        'TypeMismatch',
+        spec,
+        `The field '${field} has value ${field}: ${formatKeyValue(value)}, which is not convertible to bool`,
+      );
+    }
+  }
+  for (const field of ['key', 'name']) {
+    if (!Object.hasOwn(spec, field)) {
+      throw specificationError(
+        'FailedToParse',
+        spec,
+        `The '${field}' field is a required property of an index specification`,
+      );
+    }
+  }
+  if (spec.name === '') {
+    throw specificationError('CannotCreateIndex', { ...spec, v: 2 }, 'index name cannot be empty');
+  }
   // Documents only: an array key (or a string, enumerated key by key) is no key pattern.
-  if (typeAlias(spec) !== 'object' || typeAlias(spec.key) !== 'object' || Object.keys(spec.key).length === 0) {
+  if (typeAlias(spec.key) !== 'object' || Object.keys(spec.key).length === 0) {
     throw new CommandError('FailedToParse', "Each index specification must have a non-empty 'key' document");
   }
   for (const value of Object.values(spec.key)) {
@@ -91,6 +129,14 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   if (typeof spec.name !== 'string' || spec.name.length === 0) {
     throw new CommandError('FailedToParse', "Each index specification must have a 'name' string");
   }
+  const idIndex = Object.keys(spec.key).length === 1 && bsonEquals(spec.key._id, 1);
+  const forbidden = idIndex ? ID_INDEX_FORBIDDEN.find((field) => Object.hasOwn(spec, field)) : undefined;
+  if (forbidden !== undefined) {
+    throw new CommandError(
+      'InvalidIndexSpecificationOption',
+      `The field '${forbidden}' is not valid for an _id index specification. Specification: ${formatDocument({ ...spec, v: 2 })}`,
+    );
+  }
   checkTtl(spec);
   const { background: _background, ...rest } = spec;
   const normalized = normalizeTextIndexSpec({ v: 2, ...rest } as IndexSpec);
@@ -102,24 +148,34 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
 }
 
 const createIndexes: CommandHandler = (cmd, ctx) => {
-  const name = collectionName(cmd, 'createIndexes');
-  const specs = cmd.indexes;
-  if (!Array.isArray(specs) || specs.length === 0) {
-    throw new CommandError('BadValue', "Must specify at least one index to create in 'indexes'");
+  const name = collectionName(cmd, 'createIndexes', 'BadValue');
+  const specs: unknown = cmd.indexes;
+  if (specs === undefined) {
+    throw new CommandError('Location40414', "BSON field 'createIndexes.indexes' is missing but a required field");
   }
+  if (specs === null) throw new CommandError('Location10065', 'invalid parameter: expected an object (indexes)');
+  if (!Array.isArray(specs)) throw wrongType('createIndexes.indexes', specs, 'array');
+  for (const [i, spec] of specs.entries()) {
+    if (typeAlias(spec) !== 'object') throw wrongType(`createIndexes.indexes.${i}`, spec, 'object');
+  }
+  if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
   const { collection, created } = ctx.store.ensureCollection(ctx.db, name);
   const before = collection.indexSpecs().length;
   const toBuild: IndexSpec[] = [];
   for (const raw of specs) {
     const spec = validateSpec(raw, collection.options.collation);
-    const existing =
-      collection.indexSpecs().find((s) => s.name === spec.name) ?? toBuild.find((s) => s.name === spec.name);
+    const pending = toBuild.find((s) => s.name === spec.name);
+    const existing = collection.indexSpecs().find((s) => s.name === spec.name) ?? pending;
     if (existing) {
       if (!sameKey(existing.key, spec.key)) {
         throw new CommandError(
           'IndexKeySpecsConflict',
-          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(spec.key)}, existing index: ${formatDocument(existing.key)}`,
+          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatDocument(spec)}, existing index: ${formatDocument(existing)}`,
         );
+      }
+      // The same index twice in one command is an error, not "already exists".
+      if (pending && sameOptions(pending, spec)) {
+        throw new CommandError('IndexAlreadyExists', `Identical index already exists: ${spec.name}`);
       }
       if (!sameOptions(existing, spec)) {
         throw new CommandError(
@@ -129,7 +185,9 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
       }
       continue;
     }
-    const sameKeyIndex = collection.indexSpecs().find((s) => sameKey(s.key, spec.key) && sameOptions(s, spec));
+    const sameKeyIndex = [...collection.indexSpecs(), ...toBuild].find(
+      (s) => sameKey(s.key, spec.key) && sameOptions(s, spec),
+    );
     if (sameKeyIndex) {
       throw new CommandError(
         'IndexOptionsConflict',
@@ -156,7 +214,14 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
   } catch (error) {
     // An index build is all-or-nothing for the command.
     for (const indexName of built) collection.indexes.delete(indexName);
-    throw error;
+    if (!(error instanceof CommandError)) throw error;
+    // mongod's words: the build's own UUID, then the collection's.
+    const build = new UUID().toHexString(true);
+    throw new CommandError(
+      error.codeName,
+      `Index build failed: ${build}: Collection ${collection.ns} ( ${collection.uuid.toHexString(true)} ) :: caused by :: ${error.message}`,
+      error.extra,
+    );
   }
   const reply: Document = {
     numIndexesBefore: before,
@@ -177,7 +242,7 @@ const listIndexes: CommandHandler = (cmd, ctx) => {
 };
 
 const dropIndexes: CommandHandler = (cmd, ctx) => {
-  const name = collectionName(cmd, Object.keys(cmd)[0]!);
+  const name = collectionName(cmd, Object.keys(cmd)[0]!, 'BadValue');
   const collection = ctx.store.collection(ctx.db, name);
   if (!collection) throw new CommandError('NamespaceNotFound', `ns not found ${ctx.db}.${name}`);
   const before = collection.indexSpecs().length;
@@ -186,8 +251,13 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
   if (target === '*') names.push(...collection.indexes.keys());
   else if (Array.isArray(target)) {
     // One by one: spreading a client's array of 400,000 names into push() overflowed the stack.
-    for (const [i, item] of target.entries()) {
-      if (typeof item !== 'string') throw wrongType(`dropIndexes.index.${i}`, item, 'string');
+    for (const item of target) {
+      if (typeof item !== 'string') {
+        throw new CommandError(
+          'TypeMismatch',
+          "BSON field 'dropIndexes.index' is the wrong type 'array', expected types '[string']",
+        );
+      }
       names.push(item);
     }
   } else if (typeof target === 'string') names.push(target);
@@ -196,8 +266,10 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
   } else if (typeAlias(target) !== 'object') {
     throw new CommandError(
       'TypeMismatch',
-      `BSON field 'dropIndexes.index' is the wrong type '${typeAlias(target)}', expected types '[string, object, array]'`,
+      `BSON field 'dropIndexes.index' is the wrong type '${typeAlias(target)}', expected types '[string, object']`,
     );
+  } else if (sameKey(target as Document, { _id: 1 })) {
+    throw new CommandError('InvalidOptions', 'cannot drop _id index');
   } else {
     const match = [...collection.indexes.values()].find((index) => sameKey(index.spec.key, target as Document));
     if (!match)

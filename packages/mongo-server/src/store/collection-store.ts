@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import { type Document, UUID } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
@@ -18,6 +18,8 @@ export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
  */
 export class CollectionStore implements CollectionView {
   readonly ns: string;
+  /** The collection's UUID, as listCollections reports it (`info.uuid`) and index build errors name it. */
+  readonly uuid = new UUID();
   readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, CollectionIndex>();
   /** The `_id_` index in key order, for ranges and sorts on `_id`. */
