@@ -187,6 +187,14 @@ const CASES: Case[] = [
     'Error in specification { key: { v: 1 }, name: "unique_index", unique: {} } :: caused by :: ' +
       "The field 'unique has value unique: {}, which is not convertible to bool",
   ),
+  // The same check for a string (our case, worded as mongod words the one above): a string is no boolean.
+  create(
+    'with a string unique option',
+    [{ key: { v: 1 }, name: 'unique_index', unique: 'yes' }],
+    14,
+    'Error in specification { key: { v: 1 }, name: "unique_index", unique: "yes" } :: caused by :: ' +
+      'The field \'unique has value unique: "yes", which is not convertible to bool',
+  ),
   create(
     'with a unique index over documents missing its field',
     [{ key: { v: 1 }, name: 'v_1', unique: true }],

@@ -82,8 +82,9 @@ function specificationError(
   return new CommandError(codeName, `Error in specification ${formatDocument(spec)} :: caused by :: ${reason}`);
 }
 
-/** Index options that are booleans (mongod: "convertible to bool", so numbers too). */
+/** Index options that are booleans (mongod: "convertible to bool", so numbers too, not strings). */
 const BOOLEAN_OPTIONS = new Set(['unique', 'sparse']);
+const NUMBER_TYPES = new Set(['int', 'long', 'double', 'decimal']);
 
 /** Options an `_id` index may not have. */
 const ID_INDEX_FORBIDDEN = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds'];
@@ -93,7 +94,7 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   // As mongod's validateIndexSpec: each field's type, then the required ones.
   for (const [field, value] of Object.entries(spec)) {
     const type = typeAlias(value);
-    if (BOOLEAN_OPTIONS.has(field) && type !== 'bool' && !KEY_VALUE_TYPES.has(type)) {
+    if (BOOLEAN_OPTIONS.has(field) && type !== 'bool' && !NUMBER_TYPES.has(type)) {
       throw specificationError(
         'TypeMismatch',
         spec,
