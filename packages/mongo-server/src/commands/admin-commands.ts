@@ -1,4 +1,4 @@
-import { type Binary, type Document, Long, ObjectId, Timestamp } from 'bson';
+import { type Document, Long, ObjectId, Timestamp } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
@@ -244,9 +244,8 @@ const endSessions: CommandHandler = (cmd, ctx) => {
   }
   const entries = optionalDocumentArray(lsids, 'endSessions.endSessionsFromClient') ?? [];
   for (const lsid of entries) checkSessionId(lsid, 'endSessions.endSessionsFromClient');
-  ctx.sessions.end(entries);
   // Their cursors close now; mongod closes them at its next session refresh (within 5 minutes).
-  ctx.cursors.killSessionCursors(new Set(entries.map((lsid) => (lsid.id as Binary).toString('hex'))));
+  ctx.cursors.killSessionCursors(new Set(ctx.sessions.end(entries)));
   return { ok: 1 };
 };
 

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
-import { Binary, type Document } from 'bson';
+import type { Document } from 'bson';
 
 import { approximateSize } from '../bson/approximate-size.js';
 import { ChangeStreamCursors } from '../changes/change-stream-cursors.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { describeSession, SESSION_TIMEOUT_MS } from '../session/logical-session-cache.js';
+import { sessionKey, txnNumberOf } from '../session/session-registry.js';
 import { bsonSize, MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 
 /** MongoDB's default first batch size. */
@@ -127,16 +128,10 @@ export interface CursorBatch {
   batch: Document[];
 }
 
-/** The session of `owner`, keyed by its `lsid.id`'s hex; undefined outside sessions. */
-function sessionOf(owner: CursorOwner | undefined): CursorSession | undefined {
-  const id: unknown = owner?.lsid?.id;
-  return id instanceof Binary ? { key: id.toString('hex'), lsid: owner!.lsid! } : undefined;
-}
-
-/** A command's `txnNumber` (an Int64, already checked), undefined when absent. */
-function txnNumberOf(owner: CursorOwner | undefined): bigint | undefined {
-  const n = owner?.txnNumber;
-  return typeof n === 'bigint' ? n : n === undefined || n === null ? undefined : BigInt(String(n));
+/** The session of `owner`, keyed as the session registry keys it; undefined outside sessions. */
+function sessionOf(owner: CursorOwner): CursorSession | undefined {
+  const key = sessionKey(owner as Document);
+  return key === undefined ? undefined : { key, lsid: owner.lsid! };
 }
 
 /**
@@ -166,7 +161,7 @@ function checkContinuation(id: bigint, cursor: ServerCursor, request: CursorRequ
       `${prefix} created in session ${describeSession(cursor.session.lsid)}, in session ${describeSession(session.lsid)}`,
     );
   }
-  const txnNumber = txnNumberOf(request.owner);
+  const txnNumber = txnNumberOf(request.owner as Document);
   if (txnNumber !== undefined && cursor.txnNumber === undefined) {
     throw new CommandError('Location50739', `${prefix} not created in a transaction, in transaction ${txnNumber}`);
   }
@@ -304,8 +299,9 @@ export class CursorRegistry {
     let bytes = 0;
     for (let i = first.position; i < docs.length; i++) bytes += approximateSize(docs[i]);
     const id = this.newId();
-    const session = sessionOf(options.owner);
-    this.cursors.set(id, { ...first, bytes, session, txnNumber: session && txnNumberOf(options.owner) });
+    const owner = options.owner ?? {};
+    const session = sessionOf(owner);
+    this.cursors.set(id, { ...first, bytes, session, txnNumber: session && txnNumberOf(owner as Document) });
     this.held += bytes;
     this.counts.totalOpened++;
     // The oldest go first; the new cursor stays even alone past the limit (one command's results are bounded apart).

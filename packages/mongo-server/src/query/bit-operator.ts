@@ -2,7 +2,7 @@ import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import type { PathOperation } from './array-update-operators.js';
 import { typeAlias } from './element-operators.js';
-import { numericType } from './numeric-types.js';
+import { integerValue, numericType } from './numeric-types.js';
 import { element, parentOf, read, write } from './update-paths.js';
 
 const FORMAT = '{$bit: {field: {and/or/xor: #}}';
@@ -11,10 +11,8 @@ type BitOperation = 'and' | 'or' | 'xor';
 
 /** An int32 or Int64 as a bigint, with whether it is an Int64. */
 function integer(value: unknown): { n: bigint; long: boolean } | undefined {
-  const type = numericType(value);
-  if (type === 'int') return { n: BigInt(value as number), long: false };
-  if (type === 'long') return { n: BigInt(String(value)), long: true };
-  return undefined;
+  const n = integerValue(value);
+  return n === undefined ? undefined : { n, long: numericType(value) === 'long' };
 }
 
 function applyBits(op: BitOperation, a: bigint, b: bigint): bigint {

@@ -1,16 +1,12 @@
 import { type Document, Long } from 'bson';
 
 import { formatValue } from '../bson/format-key-value.js';
+import { INT32_MAX, INT32_MIN } from '../bson/int32.js';
 import { bsonTag, formatDocumentId } from './document-paths.js';
 import { typeAlias } from './element-operators.js';
 import { CommandError } from '../commands/command-error.js';
-import { numericType, storedDouble, toDouble } from './numeric-types.js';
+import { fitsInt64, numericType, storedDouble, toDouble } from './numeric-types.js';
 import { parentOf, read, write } from './update-paths.js';
-
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** A JS number that came off the wire as int32 (bson decodes int32 and double to number). */
 function isInt32(value: number): boolean {
@@ -27,7 +23,7 @@ function asBigInt(value: unknown): bigint | undefined {
 class Int64Overflow extends Error {}
 
 function checkInt64(result: bigint): bigint {
-  if (result < INT64_MIN || result > INT64_MAX) throw new Int64Overflow();
+  if (!fitsInt64(result)) throw new Int64Overflow();
   return result;
 }
 

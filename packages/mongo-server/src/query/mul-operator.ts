@@ -1,20 +1,11 @@
 import { CommandError } from '../commands/command-error.js';
 import { formatValue } from '../bson/format-key-value.js';
+import { writesAsInt32 } from '../bson/int32.js';
 import type { PathOperation } from './array-update-operators.js';
 import { viaMingo } from './bson-update-operators.js';
 import { nonNumericError, overflowError } from './inc-operator.js';
-import { numericType, storedDouble, toDouble } from './numeric-types.js';
+import { fitsInt64, integerValue, numericType, storedDouble, toDouble } from './numeric-types.js';
 import { parentOf, read, write } from './update-paths.js';
-
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** A stored integer (an int32 number or an Int64) as a bigint. */
-function integer(value: unknown): bigint {
-  return typeof value === 'bigint' ? value : BigInt(String(value));
-}
 
 /**
  * `$mul` with MongoDB's result types and errors. The multiplier must be a
@@ -51,9 +42,9 @@ export function multiply(path: string, value: unknown): PathOperation {
       write(target, leaf, by === 'long' ? 0n : 0);
       return;
     }
-    const product = integer(current) * integer(value);
-    if (product < INT64_MIN || product > INT64_MAX) throw overflowError('$mul', current, doc);
-    const int32 = type === 'int' && by === 'int' && product >= INT32_MIN && product <= INT32_MAX;
+    const product = integerValue(current)! * integerValue(value)!;
+    if (!fitsInt64(product)) throw overflowError('$mul', current, doc);
+    const int32 = type === 'int' && by === 'int' && writesAsInt32(Number(product));
     write(target, leaf, int32 ? Number(product) : product);
   };
 }

@@ -3,7 +3,7 @@ import * as expressionOperators from 'mingo/operators/expression';
 import { $push, $stdDevPop, $stdDevSamp } from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 
-import { numericType, storedDouble, toDouble, unwrapNumber } from './numeric-types.js';
+import { fitsInt64, numericType, storedDouble, toDouble, unwrapNumber } from './numeric-types.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
@@ -115,8 +115,6 @@ export const NUMERIC_EXPRESSION_OPERATORS: Readonly<Record<string, ExpressionOpe
 
 const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** The numbers among an accumulator's values (its expression per document, or an expression's array). */
 function numbers(collection: unknown[], expr: unknown, options: Options): unknown[] {
@@ -138,7 +136,7 @@ function sum(collection: unknown[], expr: unknown, options: Options): unknown {
   let total = 0n;
   for (const value of values) total += typeof value === 'bigint' ? value : BigInt(String(value));
   // Past Int64, MongoDB goes on in double.
-  if (total < INT64_MIN || total > INT64_MAX) return Number(total);
+  if (!fitsInt64(total)) return Number(total);
   const hasLong = values.some((value) => numericType(value) === 'long');
   return hasLong || total < INT32_MIN || total > INT32_MAX ? total : Number(total);
 }

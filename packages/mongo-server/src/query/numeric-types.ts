@@ -35,6 +35,21 @@ export function numericType(value: unknown): NumericType | undefined {
   return undefined;
 }
 
+/** The Int64 range. */
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether `n` fits an Int64. */
+export function fitsInt64(n: bigint): boolean {
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
+
+/** An int32 or Int64 value as a bigint; undefined for a value of any other type. */
+export function integerValue(value: unknown): bigint | undefined {
+  const type = numericType(value);
+  return type === 'int' || type === 'long' ? BigInt(String(value)) : undefined;
+}
+
 /** The wider of two numeric types. */
 export function widerType(a: NumericType, b: NumericType): NumericType {
   return WIDTH[a] >= WIDTH[b] ? a : b;

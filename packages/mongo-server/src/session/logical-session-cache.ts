@@ -27,12 +27,6 @@ interface SessionRecord {
   lastUse: number;
 }
 
-/** A session id's UUID in its usual 8-4-4-4-12 hex form. */
-function uuidString(id: Binary): string {
-  const hex = id.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /**
  * A session as mongod's messages print it (LogicalSessionId's `operator<<`):
  * `<id UUID> - <uid as base64> - <txnNumber> - <txnUUID>`, the last two
@@ -41,7 +35,7 @@ function uuidString(id: Binary): string {
 export function describeSession(lsid: Document): string {
   const id = lsid.id as Binary;
   const uid: unknown = lsid.uid;
-  return `${uuidString(id)} - ${(uid instanceof Binary ? uid : NO_AUTH_DIGEST).toString('base64')} -  - `;
+  return `${id.toUUID().toHexString(true)} - ${(uid instanceof Binary ? uid : NO_AUTH_DIGEST).toString('base64')} -  - `;
 }
 
 /** Whether two session ids hold the same bytes. */

@@ -47,12 +47,14 @@ function retryableWrite(name: string, cmd: Document): { key: string; txnNumber: 
 
 const TRANSIENT = { errorLabels: ['TransientTransactionError'] };
 
-function sessionKey(cmd: Document): string | undefined {
+/** The hex of a command's `lsid.id`: the key of its session here, in the session cache and in the cursor registry. */
+export function sessionKey(cmd: Document): string | undefined {
   const lsid = cmd.lsid as { id?: { toString(encoding: string): string } } | undefined;
   return lsid?.id ? lsid.id.toString('hex') : undefined;
 }
 
-function txnNumberOf(cmd: Document): bigint | undefined {
+/** A command's `txnNumber` (an Int64, already checked), undefined when absent. */
+export function txnNumberOf(cmd: Document): bigint | undefined {
   const n: unknown = cmd.txnNumber;
   if (n === undefined || n === null) return undefined;
   return typeof n === 'bigint' ? n : BigInt(String(n));
@@ -210,15 +212,18 @@ export class SessionRegistry {
     current.abort();
   }
 
-  /** `endSessions`: aborts their open transactions and forgets them. */
-  end(lsids: Document[]): void {
+  /** `endSessions`: aborts their open transactions and forgets them; returns their keys. */
+  end(lsids: Document[]): string[] {
+    const keys: string[] = [];
     for (const lsid of lsids) {
       const key = sessionKey({ lsid });
       if (key === undefined) continue;
       const state = this.sessions.get(key);
       if (state) this.forget(key, state);
       this.localSessions.end(key);
+      keys.push(key);
     }
+    return keys;
   }
 
   /** Aborts every open transaction (server stop). */
