@@ -57,6 +57,23 @@ export function optionalDocument(cmd: Document, field: string, label?: string): 
 }
 
 /**
+ * An IDL `optionalBool` field (find's `showRecordId`): a boolean, or absent
+ * (false); anything else, null and numbers included, is TypeMismatch in
+ * mongod's words.
+ */
+export function optionalBool(cmd: Document, field: string): boolean {
+  const value: unknown = cmd[field];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw new CommandError(
+      'TypeMismatch',
+      `Field '${field}' should be a boolean value, but found: ${bsonTypeName(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
  * An IDL `safeBool` field (findAndModify's `remove`, `new`, `upsert`): a
  * boolean or a number (non-zero is true); TypeMismatch for anything else.
  */

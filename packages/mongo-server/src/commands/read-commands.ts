@@ -6,12 +6,13 @@ import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import type { CursorBatch } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
-import { countQuery, runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
+import { countQuery, recordIdsOf, runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
 import { hasProtoPart, ownPathValue } from '../query/proto-paths.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { checkFieldPath } from '../query/field-path.js';
+import { typeAlias } from '../query/element-operators.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import { clonedEach } from '../query/update-paths.js';
 import type { CollectionView } from '../store/collection-view.js';
@@ -20,6 +21,7 @@ import {
   checkNonNegativeInt64,
   collectionName,
   cursorIdArray,
+  optionalBool,
   optionalCount,
   optionalDocument,
   wrongType,
@@ -51,6 +53,10 @@ export function commandCollation(ctx: CommandContext, name: string, cmd: Documen
 /** The query part of a find command: filter, sort, skip, limit, hint, collation. */
 export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolean } {
   const filter = optionalDocument(cmd, 'filter');
+  // mongod's own wording for find's sort, the missing space included.
+  if (cmd.sort !== undefined && cmd.sort !== null && typeAlias(cmd.sort) !== 'object') {
+    throw new CommandError('TypeMismatch', 'Expected field sortto be of type object');
+  }
   const sort = optionalDocument(cmd, 'sort');
   const skip = optionalCount(cmd, 'skip') ?? 0;
   let limit = optionalCount(cmd, 'limit') ?? 0;
@@ -112,15 +118,27 @@ export function openCursor(
   );
 }
 
+/**
+ * `showRecordId`: each projected document with its stored document's record
+ * id appended as `$recordId` (an Int64), as mongod adds it after projecting.
+ */
+function withRecordIds(projected: Document[], found: Document[], view: CollectionView | undefined): Document[] {
+  const ids = recordIdsOf(view, found);
+  return projected.map((doc, i) => ({ ...doc, $recordId: ids[i] }));
+}
+
 const find: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'find');
   const { limit = 0, singleBatch } = findRequest(cmd);
-  const docs = projectWithTextScore(
-    runFind(cmd, ctx).docs,
+  const showRecordId = optionalBool(cmd, 'showRecordId');
+  const found = runFind(cmd, ctx).docs;
+  let docs = projectWithTextScore(
+    found,
     optionalDocument(cmd, 'projection'),
     optionalDocument(cmd, 'filter'),
     projectDocuments,
   );
+  if (showRecordId) docs = withRecordIds(docs, found, ctx.view(name));
   const batchSize = optionalCount(cmd, 'batchSize');
   return openCursor(
     ctx,

@@ -63,21 +63,39 @@ function elemMatchOperator(field: string, condition: unknown): FieldOperator {
   };
 }
 
-/** `path.$`: the element of the array at `path` that the filter matched. */
+const POSITIONAL_ERROR = "Executor error during find command :: caused by :: positional operator '.$' ";
+
+/**
+ * `path.$`, as mongod applies it (applyFindPositionalProjection): on the
+ * document the rest of the projection made, the first array on `path` is
+ * replaced by the one element the filter matched in the stored array there.
+ * No array on the path (the filter matched a scalar) leaves the document as
+ * it is; an array the filter says nothing about is 51246, an index beyond
+ * what the projection kept of the array (`v.foo.$` over an array of
+ * scalars keeps none) is 51247.
+ */
 function positionalOperator(path: string, filter: Document): FieldOperator {
+  const parts = path.split('.');
   return (projected, source) => {
-    const parent = existingParent(source, path);
-    const array = parent && read(parent.target, parent.leaf);
-    const index = Array.isArray(array) ? positionalIndex(filter, path, array) : undefined;
-    if (index === undefined) {
-      throw new CommandError(
-        'Location51246',
-        "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array",
-      );
+    let node: Document = projected;
+    let stored: unknown = source;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      const value: unknown = Object.hasOwn(node, part) ? node[part] : undefined;
+      stored = isContainer(stored) && Object.hasOwn(stored, part) ? (stored as Document)[part] : undefined;
+      if (Array.isArray(value)) {
+        const arrayPath = parts.slice(0, i + 1).join('.');
+        const index = Array.isArray(stored) ? positionalIndex(filter, arrayPath, stored) : undefined;
+        if (index === undefined) {
+          throw new CommandError('Location51246', `${POSITIONAL_ERROR}couldn't find a matching element in the array`);
+        }
+        if (index >= value.length) throw new CommandError('Location51247', `${POSITIONAL_ERROR}element mismatch`);
+        write(node, part, [value[index]]);
+        return;
+      }
+      if (typeAlias(value) !== 'object') return;
+      node = value as Document;
     }
-    const target = existingParent(projected, path);
-    const element: unknown = (array as unknown[])[index];
-    if (target && isContainer(read(target.target, target.leaf))) write(target.target, target.leaf, [element]);
   };
 }
 

@@ -43,6 +43,17 @@ export interface QueryResult {
   readonly stats: QueryStats;
 }
 
+/**
+ * The record ids of `docs` (documents of `view`), as `showRecordId` reports
+ * them: each stored document's natural-order number from 1, and a
+ * transaction's own inserts numbered after every stored document.
+ */
+export function recordIdsOf(view: CollectionView | undefined, docs: Document[]): bigint[] {
+  const store = view ? storeOf(view).store : undefined;
+  let added = store?.seqEnd ?? 0;
+  return docs.map((doc) => BigInt((store?.seqOf(CollectionStore.idKey(doc)) ?? added++) + 1));
+}
+
 /** More key ranges than this (an `$in` on each of several fields) and the rest of the fields are filtered instead. */
 const MAX_KEY_RANGES = 2000;
 

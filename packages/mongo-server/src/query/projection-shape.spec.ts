@@ -23,6 +23,7 @@ describe('checkProjectionShape', () => {
     ['a computed field and an inclusion', { a: 1, b: { $add: [1, 2] }, c: 'literal' }, false],
     ["find's positional and $slice beside an exclusion", { 'a.$': 1 }, true],
     ["find's $slice in an exclusion", { a: 0, b: { $slice: 2 } }, true],
+    ["find's positional path with a number other than 1", { 'a.$': 2.5 }, true],
   ])('should accept %s', (_label, spec, find) => {
     expect(codeOf(() => checkProjectionShape(spec, { find }))).toBeUndefined();
   });
@@ -42,6 +43,17 @@ describe('checkProjectionShape', () => {
     ['a path inside one given', { a: 1, 'a.b.c': 1 }, false, 'Location31249'],
     ['a path around one given', { 'a.b': 0, a: 0 }, false, 'Location31250'],
     ["find's positional path beside its array", { a: 1, 'a.$': 1 }, true, 'Location31250'],
+    ['a positional operator mid-path before its end', { 'a.$.b.$': 1 }, true, 'Location31394'],
+    ['a positional operator mid-path in aggregation', { 'a.$.b.$': 1 }, false, 'Location31324'],
+    ['a positional exclusion', { 'a.$': 0 }, true, 'Location31395'],
+    ['a positional literal', { 'a.$': 'x' }, true, 'Location31308'],
+    ['a positional sub-projection', { 'a.$': { b: 1 } }, true, 'Location31271'],
+    ['a positional expression', { 'a.$': { $slice: 1 } }, true, 'Location31271'],
+    ['two positional paths', { 'a.$': 1, 'b.$': 1 }, true, 'Location31276'],
+    ['a positional path after $elemMatch', { a: { $elemMatch: { b: 1 } }, 'c.$': 1 }, true, 'Location31256'],
+    ['$elemMatch after a positional path', { 'c.$': 1, a: { $elemMatch: { b: 1 } } }, true, 'Location31255'],
+    ['a positional operator alone', { '.$': 1 }, true, 'Location5392900'],
+    ['a positional path on an empty part', { 'a..$': 1 }, true, 'Location40353'],
   ])('should refuse %s', (_label, spec, find, codeName) => {
     expect(codeOf(() => checkProjectionShape(spec, { find }))).toBe(codeName);
   });

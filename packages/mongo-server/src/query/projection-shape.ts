@@ -40,6 +40,13 @@ function kindOf(value: unknown, find: boolean): Kind {
   return 'include';
 }
 
+const INCLUSION_TYPES = new Set(['bool', 'int', 'long', 'double', 'decimal']);
+
+/** A boolean or a number: what includes or excludes a field (anything else is a literal). */
+function isInclusionOrExclusion(value: unknown): boolean {
+  return INCLUSION_TYPES.has(typeAlias(value));
+}
+
 /** Whether `value` is a sub-projection rather than a value: an object, unless of one `$` field (an expression). */
 function isSubProjection(value: unknown): value is Document {
   if (typeAlias(value) !== 'object') return false;
@@ -52,39 +59,76 @@ class ShapeCheck {
   private readonly leaves = new Set<string>();
   private readonly inner = new Set<string>();
   private kind: 'include' | 'exclude' | undefined;
+  private hasPositional = false;
+  private hasElemMatch = false;
 
   constructor(private readonly find: boolean) {}
 
+  /** One element after another, in parseElement's order of checks. */
   walk(entries: [string, unknown][], prefix: string): void {
     for (const [key, value] of entries) {
-      this.checkName(key);
+      const positional = key.endsWith('.$');
+      if (positional && !this.find) {
+        throw new CommandError('Location31324', 'Cannot use positional projection in aggregation projection');
+      }
+      if (key.includes('.$.')) throw new CommandError('Location31394', POSITIONAL_MIDDLE);
       const path = prefix === '' ? key : `${prefix}.${key}`;
-      if (isSubProjection(value)) {
-        if (Object.keys(value).length === 0) {
+      if (typeAlias(value) === 'object') {
+        if (positional) {
           throw new CommandError(
-            'Location51270',
-            'An empty sub-projection is not a valid value. Found empty object at path',
+            'Location31271',
+            'positional projection cannot be used with an expression or sub object',
           );
         }
-        this.walk(Object.entries(value), path);
-        continue;
+        if (isSubProjection(value)) {
+          if (Object.keys(value).length === 0) {
+            throw new CommandError(
+              'Location51270',
+              'An empty sub-projection is not a valid value. Found empty object at path',
+            );
+          }
+          checkFieldPath(key);
+          this.walk(Object.entries(value), path);
+          continue;
+        }
+        checkFieldPath(key);
+        if (this.find && Object.keys(value as Document)[0] === '$elemMatch') {
+          if (this.hasPositional) {
+            throw new CommandError('Location31255', 'Cannot specify positional operator and $elemMatch.');
+          }
+          this.hasElemMatch = true;
+        }
+        this.add(path);
+        this.checkKind(key, path, kindOf(value, this.find));
+      } else if (positional) {
+        this.checkPositional(key, value);
+        this.add(path.slice(0, -2));
+        this.checkKind(key, path, 'include');
+      } else {
+        checkFieldPath(key);
+        this.add(path);
+        this.checkKind(key, path, kindOf(value, this.find));
       }
-      const positional = key.endsWith('.$');
-      this.checkKind(key, path, positional ? 'include' : kindOf(value, this.find));
-      this.add(positional ? path.slice(0, -2) : path);
     }
   }
 
-  private checkName(key: string): void {
-    if (key.endsWith('.$')) {
-      if (!this.find) {
-        throw new CommandError('Location31324', 'Cannot use positional projection in aggregation projection');
-      }
-      checkFieldPath(key.slice(0, -2));
-      return;
+  /** find's `path.$`: `true` or a non-zero number, one per projection, not beside `$elemMatch`, on a field path. */
+  private checkPositional(key: string, value: unknown): void {
+    if (!isInclusionOrExclusion(value)) {
+      throw new CommandError('Location31308', 'positional projection cannot be used with a literal');
     }
-    if (key.includes('.$.')) throw new CommandError('Location31394', POSITIONAL_MIDDLE);
-    checkFieldPath(key);
+    if (kindOf(value, true) === 'exclude') {
+      throw new CommandError('Location31395', 'positional projection cannot be used with exclusion');
+    }
+    if (this.hasPositional) {
+      throw new CommandError('Location31276', 'Cannot specify more than one positional projection per query.');
+    }
+    if (this.hasElemMatch) {
+      throw new CommandError('Location31256', 'Cannot specify positional operator and $elemMatch.');
+    }
+    if (key === '.$') throw new CommandError('Location5392900', `Projection on field ${key} is invalid`);
+    checkFieldPath(key.slice(0, -2));
+    this.hasPositional = true;
   }
 
   private checkKind(key: string, path: string, kind: Kind): void {

@@ -1,4 +1,4 @@
-import { type Document, ObjectId } from 'bson';
+import { BSONRegExp, type Document, ObjectId } from 'bson';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -141,14 +141,48 @@ function expressionComparison(test: (c: number) => boolean) {
   };
 }
 
+/** `$gt`, `$gte`, `$lt`, `$lte` in BSON order; a regex operand is refused as mongod's ComparisonMatchExpression refuses it. */
+function rangeOperator(test: (c: number) => boolean) {
+  const build = queryOperator((values, rhs) => rangeMatch(values, rhs, test));
+  return (selector: string, value: unknown): Predicate => {
+    if (value instanceof RegExp || value instanceof BSONRegExp) {
+      throw new CommandError('BadValue', `Can't have RegEx as arg to predicate over field '${selector}'.`);
+    }
+    return build(selector, value);
+  };
+}
+
+/**
+ * mingo's operators that only a filter's top level takes (mingo calls them with
+ * their own name as the selector there), refused under a field as mongod's
+ * parser refuses them: `{ v: { $expr: … } }` is "unknown operator: $expr".
+ */
+const TOP_LEVEL_QUERY_OPERATORS = Object.fromEntries(
+  (['$and', '$or', '$nor', '$expr', '$jsonSchema'] as const).map((name) => {
+    const operator = queryOperators[name] as unknown as (
+      selector: string,
+      value: unknown,
+      options: Options,
+    ) => Predicate;
+    return [
+      name,
+      (selector: string, value: unknown, options: Options): Predicate => {
+        if (selector !== name) throw new CommandError('BadValue', `unknown operator: ${name}`);
+        return operator(selector, value, options);
+      },
+    ];
+  }),
+);
+
 /** Comparison operators with MongoDB's BSON order (mingo's compare numbers as text). */
 const BSON_QUERY_OPERATORS = {
+  ...TOP_LEVEL_QUERY_OPERATORS,
   $eq: queryOperator(equalsMatch),
   $ne: queryOperator((values, rhs) => !equalsMatch(values, rhs)),
-  $gt: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c > 0)),
-  $gte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c >= 0)),
-  $lt: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c < 0)),
-  $lte: queryOperator((values, rhs) => rangeMatch(values, rhs, (c) => c <= 0)),
+  $gt: rangeOperator((c) => c > 0),
+  $gte: rangeOperator((c) => c >= 0),
+  $lt: rangeOperator((c) => c < 0),
+  $lte: rangeOperator((c) => c <= 0),
   $in: queryOperator(inMatch),
   $nin: queryOperator((values, rhs) => !inMatch(values, rhs)),
   $all: (selector: string, value: unknown, options: Options): Predicate =>
