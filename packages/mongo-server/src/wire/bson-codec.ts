@@ -1,4 +1,4 @@
-import { BSON, BSONRegExp, type Document } from 'bson';
+import { BSON, BSONRegExp, type Document, Double } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
@@ -71,7 +71,20 @@ export function decodeDocument(bytes: Uint8Array, requestId?: number): Document 
   }
 }
 
-/** Encodes a reply document. */
+/**
+ * Encodes a reply document. Its `ok` goes out as the double mongod sends
+ * (`ok: 1.0`): a JavaScript 1 would be encoded as an int32, which a client
+ * reading raw BSON types (`promoteValues: false`) tells apart.
+ */
 export function encodeDocument(doc: Document): Uint8Array {
-  return BSON.serialize(doc);
+  return BSON.serialize(withDoubleOk(doc));
+}
+
+/** The size {@link encodeDocument} would give `doc`, counted without serializing it. */
+export function encodedSize(doc: Document): number {
+  return BSON.calculateObjectSize(withDoubleOk(doc));
+}
+
+function withDoubleOk(doc: Document): Document {
+  return typeof doc.ok === 'number' ? { ...doc, ok: new Double(doc.ok) } : doc;
 }

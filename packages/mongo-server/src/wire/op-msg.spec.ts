@@ -1,4 +1,4 @@
-import { BSON } from 'bson';
+import { BSON, Double } from 'bson';
 import { encodeOpMsg, parseOpMsg } from './op-msg.js';
 
 /** An OP_MSG frame: the body section, then one document sequence named `identifier`. */
@@ -47,10 +47,21 @@ describe('encodeOpMsg', () => {
   ])('should answer BSONObjectTooLarge for a reply %s', (_, bytes) => {
     const reply = decoded(encodeOpMsg(7, body(bytes)));
     expect(reply).toMatchObject({ ok: 0, code: 10334, codeName: 'BSONObjectTooLarge' });
-    const size = BSON.calculateObjectSize(body(bytes));
+    // The size of the reply as sent, its `ok` a double.
+    const size = BSON.calculateObjectSize({ ...body(bytes), ok: new Double(1) });
     expect(reply.errmsg).toBe(
       `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and 16793600(16MB): the reply is too large to send`,
     );
+  });
+
+  it.each([
+    ['a success', { ok: 1 }],
+    ['a success with fields', { n: 1, ok: 1 }],
+    ['a failure', { ok: 0, errmsg: 'failed', code: 2, codeName: 'BadValue' }],
+  ])('should send the ok of %s as a double, as mongod does', (_, reply) => {
+    const sent = BSON.deserialize(encodeOpMsg(7, reply).subarray(21), { promoteValues: false });
+    expect(sent.ok).toBeInstanceOf(Double);
+    expect(sent.ok.value).toBe(reply.ok);
   });
 
   it('should send a reply of 16 MiB whole', () => {

@@ -1,8 +1,8 @@
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
-import { decodeDocument, encodeDocument } from './bson-codec.js';
+import { decodeDocument, encodeDocument, encodedSize } from './bson-codec.js';
 import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
@@ -115,7 +115,7 @@ export function encodeOpMsg(responseTo: number, body: Document, flags = 0): Buff
       doc = encodeDocument(body);
     } catch (error) {
       // bson refuses to serialize past its 17 MB buffer: the size is then counted without serializing.
-      const bytes = BSON.calculateObjectSize(body);
+      const bytes = encodedSize(body);
       doc = encodeDocument(bytes > MAX_REPLY_DOCUMENT_BYTES ? replyTooLarge(bytes) : unencodable(error));
     }
     if (doc.length > MAX_REPLY_DOCUMENT_BYTES) doc = encodeDocument(replyTooLarge(doc.length));
