@@ -5,7 +5,14 @@ import { checkValidatorOptions } from '../query/document-validation.js';
 import { notSupported } from '../query/expression-check.js';
 import { typeAlias } from '../query/element-operators.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
-import { checkSessionId, collectionName, GENERIC_FIELDS, optionalDocumentArray } from './command-arguments.js';
+import {
+  checkSafeInt64,
+  checkSessionId,
+  collectionName,
+  GENERIC_FIELDS,
+  optionalDocumentArray,
+  safeBool,
+} from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { NAMESPACE_COMMANDS } from './namespace-commands.js';
@@ -152,6 +159,7 @@ const create: CommandHandler = (cmd, ctx) => {
     if (Object.keys(options).length === 0 && existing.options.viewOn === undefined) return { ok: 1 };
     throw new CommandError('NamespaceExists', `Collection ${ctx.db}.${name} already exists.`);
   }
+  checkCappedOptions(options);
   refuseUnsupportedOptions(options);
   const isView = options.viewOn !== undefined || options.pipeline !== undefined;
   if (isView) checkViewDefinition(options);
@@ -166,6 +174,20 @@ const create: CommandHandler = (cmd, ctx) => {
   ctx.store.ensureCollection(ctx.db, name, options);
   return { ok: 1 };
 };
+
+/**
+ * `create`'s capped options as its IDL reads them (`capped` a safeBool,
+ * `size` and `max` safeInt64s, `size` at least 1), then the size a capped
+ * collection needs: what mongod answers before a capped collection exists.
+ */
+function checkCappedOptions(options: Document): void {
+  const capped = safeBool(options, 'capped', 'create.capped');
+  const size = checkSafeInt64(options.size, 'create.size', 'size', 1n);
+  checkSafeInt64(options.max, 'create.max', 'max');
+  if (capped && size === undefined) {
+    throw new CommandError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  }
+}
 
 /** `create` options whose feature the embedded server lacks: refused by name, never silently ignored. */
 const UNSUPPORTED_CREATE_OPTIONS = [

@@ -190,6 +190,14 @@ function safeNumberLong(value: unknown): bigint | undefined {
  * names it, `name` as the validator does.
  */
 export function checkNonNegativeInt64(value: unknown, label: string, name: string): bigint | undefined {
+  return checkSafeInt64(value, label, name, 0n);
+}
+
+/**
+ * An IDL `safeInt64` field (a number of any type, a double truncated), with
+ * a `gte: min` validator when `min` is given; see {@link checkNonNegativeInt64}.
+ */
+export function checkSafeInt64(value: unknown, label: string, name: string, min?: bigint): bigint | undefined {
   if (value === undefined || value === null) return undefined;
   const n = safeNumberLong(value);
   if (n === undefined) {
@@ -198,7 +206,9 @@ export function checkNonNegativeInt64(value: unknown, label: string, name: strin
       `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected types ${SAFE_INT64_TYPES}`,
     );
   }
-  if (n < 0n) throw new CommandError('Location51024', `BSON field '${name}' value must be >= 0, actual value '${n}'`);
+  if (min !== undefined && n < min) {
+    throw new CommandError('Location51024', `BSON field '${name}' value must be >= ${min}, actual value '${n}'`);
+  }
   return n;
 }
 

@@ -3,7 +3,13 @@ import { BSON, type Document } from 'bson';
 import { bsonEquals } from '../bson/bson-compare.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { CollectionStore } from '../store/collection-store.js';
-import { checkCollectionName, checkDatabaseName, collectionName, GENERIC_FIELDS } from './command-arguments.js';
+import {
+  checkCollectionName,
+  checkDatabaseName,
+  collectionName,
+  GENERIC_FIELDS,
+  wrongType,
+} from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 
@@ -56,15 +62,38 @@ const collMod: CommandHandler = (cmd, ctx) => {
   return reply;
 };
 
+/** Longest `<db>.<collection>` mongod takes (NamespaceString::MaxNsLen). */
+const MAX_NAMESPACE_LENGTH = 255;
+
+/** The checks mongod makes on a rename's target collection, in its words (IllegalOperation). */
+function checkRenameTarget(ns: string, name: string): void {
+  const problem =
+    name.includes('$') || name.includes('\0')
+      ? `Invalid collection name: ${name}`
+      : ns.length > MAX_NAMESPACE_LENGTH
+        ? `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NAMESPACE_LENGTH}`
+        : undefined;
+  if (problem !== undefined) throw new CommandError('IllegalOperation', `error with target namespace: ${problem}`);
+}
+
 /** `renameCollection` (run on admin): moves the documents, indexes and options to the new namespace. */
 const renameCollection: CommandHandler = (cmd, ctx) => {
   if (ctx.db !== 'admin') {
     throw new CommandError('Unauthorized', 'renameCollection may only be run against the admin database.');
   }
   const [from, to] = [cmd.renameCollection, cmd.to];
-  if (typeof from !== 'string' || typeof to !== 'string') {
-    throw new CommandError('TypeMismatch', "renameCollection and 'to' must be namespace strings ('db.collection')");
+  // Both are IDL namespace strings: null reads as missing.
+  if (from === null || from === undefined) {
+    throw new CommandError(
+      'Location40414',
+      "BSON field 'renameCollection.renameCollection' is missing but a required field",
+    );
   }
+  if (to === null || to === undefined) {
+    throw new CommandError('Location40414', "BSON field 'renameCollection.to' is missing but a required field");
+  }
+  if (typeof from !== 'string') throw wrongType('renameCollection.renameCollection', from, 'string');
+  if (typeof to !== 'string') throw wrongType('renameCollection.to', to, 'string');
   const split = (ns: string): [string, string] => {
     const dot = ns.indexOf('.');
     if (dot <= 0 || dot === ns.length - 1)
@@ -74,8 +103,12 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   const [fromDb, fromName] = split(from);
   const [toDb, toName] = split(to);
   checkDatabaseName(toDb);
+  checkRenameTarget(to, toName);
   checkCollectionName(toDb, toName);
   if (from === to) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
+  if (!ctx.store.hasDatabase(fromDb)) {
+    throw new CommandError('NamespaceNotFound', `Database ${fromDb} does not exist or is drop pending`);
+  }
   const source = ctx.store.collection(fromDb, fromName);
   if (!source) throw new CommandError('NamespaceNotFound', `Source collection ${from} does not exist`);
   // Moved, a view would read another collection, or form a cycle that its create refused.
@@ -89,7 +122,13 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
     if (cmd.dropTarget !== true) throw new CommandError('NamespaceExists', 'target namespace exists');
     ctx.store.dropCollection(toDb, toName);
   }
-  const { collection: target } = ctx.store.ensureCollection(toDb, toName, { ...source.options });
+  // Within its database a collection keeps its UUID; moved to another, it is a copy with its own.
+  const { collection: target } = ctx.store.ensureCollection(
+    toDb,
+    toName,
+    { ...source.options },
+    toDb === fromDb ? source.uuid : undefined,
+  );
   // Stored as they are (not inserted): a rename is one change event, not an insert per document.
   for (const doc of source.documents()) target.rawSet(CollectionStore.idKey(doc), doc);
   for (const spec of source.indexSpecs().slice(1)) target.addIndex(spec);

@@ -18,8 +18,11 @@ export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
  */
 export class CollectionStore implements CollectionView {
   readonly ns: string;
-  /** The collection's UUID, as listCollections reports it (`info.uuid`) and index build errors name it. */
-  readonly uuid = new UUID();
+  /**
+   * The collection's UUID, as listCollections reports it (`info.uuid`) and
+   * index build errors name it; a rename within its database keeps it.
+   */
+  readonly uuid: UUID;
   readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, CollectionIndex>();
   /** The `_id_` index in key order, for ranges and sorts on `_id`. */
@@ -46,8 +49,10 @@ export class CollectionStore implements CollectionView {
     readonly options: Document = {},
     /** Where writes outside transactions are recorded for change streams. */
     readonly changes?: ChangeLog,
+    uuid?: UUID,
   ) {
     this.ns = `${db}.${name}`;
+    this.uuid = uuid ?? new UUID();
     const collation = options.collation === undefined ? undefined : Collation.parse(options.collation);
     if (collation) {
       // Only its uniqueness is used: look-ups by _id go through the documents' map or a scan.

@@ -1,4 +1,4 @@
-import type { Document } from 'bson';
+import type { Document, UUID } from 'bson';
 
 import { ChangeLog } from '../changes/change-log.js';
 import { LockTable } from '../session/lock-table.js';
@@ -19,11 +19,15 @@ export class MemoryStore {
     return this.databases.get(db)?.get(name);
   }
 
-  /** The collection, created (implicitly, as MongoDB does on first write) if missing. */
+  /**
+   * The collection, created (implicitly, as MongoDB does on first write) if
+   * missing, with `uuid` if given (a rename within a database keeps it).
+   */
   ensureCollection(
     db: string,
     name: string,
     options: Document = {},
+    uuid?: UUID,
   ): { collection: CollectionStore; created: boolean } {
     let collections = this.databases.get(db);
     if (!collections) {
@@ -32,7 +36,7 @@ export class MemoryStore {
     }
     const existing = collections.get(name);
     if (existing) return { collection: existing, created: false };
-    const collection = new CollectionStore(db, name, this.locks, options, this.changes);
+    const collection = new CollectionStore(db, name, this.locks, options, this.changes, uuid);
     collections.set(name, collection);
     return { collection, created: true };
   }
@@ -54,6 +58,11 @@ export class MemoryStore {
   /** Collections of a database, in creation order. */
   collections(db: string): CollectionStore[] {
     return [...(this.databases.get(db)?.values() ?? [])];
+  }
+
+  /** Whether database `db` holds a collection. */
+  hasDatabase(db: string): boolean {
+    return this.databases.has(db);
   }
 
   /** Names of databases that hold at least one collection. */
