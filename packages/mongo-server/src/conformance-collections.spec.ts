@@ -1,8 +1,9 @@
 /**
  * Conformance: collection-level features — read-only views, document
  * validators (`$jsonSchema` and query validators, validationLevel and
- * validationAction), collMod, renameCollection, collStats and dbStats, and
- * options MongoDB 7.0 does not know. Written from MongoDB 7's manual;
+ * validationAction), collMod, renameCollection, collStats and dbStats,
+ * options MongoDB 7.0 does not know, and the filters of listCollections and
+ * listDatabases. Written from MongoDB 7's manual;
  * passes against MONGO_URL too.
  */
 import { type Document, MongoServerError } from 'mongodb';
@@ -270,5 +271,50 @@ describe('options MongoDB 7.0 does not have', () => {
     );
     expect(error.code).toBe(40415);
     expect(error.message).toBe("BSON field 'update.updates.sort' is an unknown field.");
+  });
+});
+
+describe('listCollections and listDatabases filters', () => {
+  beforeAll(async () => {
+    await drop('filtered_plain', 'filtered_validated', 'filtered_view');
+    await fx.db.createCollection('filtered_plain');
+    await fx.db.createCollection('filtered_validated', { validator: { a: { $exists: true } } });
+    await fx.db.createCollection('filtered_view', { viewOn: 'filtered_plain', pipeline: [] });
+  });
+
+  const names = async (filter: Document, nameOnly = false): Promise<string[]> =>
+    (await fx.db.listCollections(filter, { nameOnly }).toArray())
+      .map((info) => info.name as string)
+      .filter((name) => name.startsWith('filtered_'))
+      .sort();
+
+  it.each<[string, Document, string[]]>([
+    ['a name by regex', { name: /^filtered_v/ }, ['filtered_validated', 'filtered_view']],
+    ['names by $in', { name: { $in: ['filtered_plain', 'filtered_view'] } }, ['filtered_plain', 'filtered_view']],
+    ['the type', { type: 'view' }, ['filtered_view']],
+    ['an option', { 'options.validator': { $exists: true } }, ['filtered_validated']],
+    ['the read-only flag', { 'info.readOnly': false }, ['filtered_plain', 'filtered_validated']],
+    ['an $or of both', { $or: [{ type: 'view' }, { name: 'filtered_plain' }] }, ['filtered_plain', 'filtered_view']],
+  ])('should list the collections matching %s', async (_label, filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+
+  it('should filter by type with nameOnly, answering names and types', async () => {
+    expect(await names({ type: 'view' }, true)).toEqual(['filtered_view']);
+    const [info] = await fx.db.listCollections({ name: 'filtered_view' }, { nameOnly: true }).toArray();
+    expect(info).toEqual({ name: 'filtered_view', type: 'view' });
+  });
+
+  it('should refuse a filter that is not a document, and a bad operator in it', async () => {
+    expect((await failure(fx.db.command({ listCollections: 1, filter: 'x' }))).code).toBe(14);
+    expect((await failure(fx.db.command({ listCollections: 1, filter: { name: { $bad: 1 } } }))).code).toBe(2);
+  });
+
+  it('should list this database alone by its name, with a size, and none by a name no database has', async () => {
+    const admin = fx.client.db('admin');
+    const mine = await admin.command({ listDatabases: 1, filter: { name: fx.db.databaseName } });
+    expect(mine.databases.map((db: Document) => db.name)).toEqual([fx.db.databaseName]);
+    const none = await admin.command({ listDatabases: 1, filter: { name: 'no_such_database' }, nameOnly: true });
+    expect(none.databases).toEqual([]);
   });
 });

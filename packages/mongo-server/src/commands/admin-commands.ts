@@ -1,15 +1,18 @@
-import { type Document, Long, ObjectId, Timestamp } from 'bson';
+import { type Document, Double, Long, ObjectId, Timestamp } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { notSupported } from '../query/expression-check.js';
 import { typeAlias } from '../query/element-operators.js';
+import { compileFilter } from '../query/query-context.js';
+import { bsonSize } from '../store/document-limits.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
 import {
   checkSafeInt64,
   checkSessionId,
   collectionName,
   GENERIC_FIELDS,
+  optionalDocument,
   optionalDocumentArray,
   safeBool,
 } from './command-arguments.js';
@@ -64,16 +67,28 @@ function helloReply(ctx: CommandContext, legacy: boolean): Document {
 const hello: CommandHandler = (cmd, ctx) => (helloAwaitTimeMS(cmd, ctx.server), helloReply(ctx, false));
 const isMaster: CommandHandler = (cmd, ctx) => (helloAwaitTimeMS(cmd, ctx.server), helloReply(ctx, true));
 
+/** What a build of mongod reports of its build environment, for this process. */
+const BUILD_ENVIRONMENT = {
+  distmod: 'embedded',
+  distarch: process.arch,
+  target_arch: process.arch,
+  target_os: process.platform,
+};
+
+/** buildInfo's fields in mongod's order (those of Windows builds and openssl left out). */
 const buildInfo: CommandHandler = () => ({
   version: '7.0.0',
   gitVersion: 'embedded-test-server',
+  modules: [],
+  allocator: 'system',
+  javascriptEngine: 'none',
+  sysInfo: 'deprecated',
   versionArray: [7, 0, 0, 0],
+  buildEnvironment: BUILD_ENVIRONMENT,
   bits: 64,
   debug: false,
   maxBsonObjectSize: 16 * 1024 * 1024,
   storageEngines: ['embedded-memory'],
-  javascriptEngine: 'none',
-  modules: [],
   ok: 1,
 });
 
@@ -84,30 +99,92 @@ const hostInfo: CommandHandler = () => ({
   ok: 1,
 });
 
-const serverStatus: CommandHandler = (_cmd, ctx) => ({
-  host: `${ctx.server.host}:${ctx.server.port}`,
-  version: '7.0.0',
-  process: 'embedded-test-server',
-  uptime: (Date.now() - STARTED.getTime()) / 1000,
-  localTime: new Date(),
-  // What tests of cursor leaks read: cursors open now, opened, closed for being idle.
-  metrics: { cursor: ctx.cursors.metrics() },
-  ok: 1,
-});
+/** The databases whose collections mongod counts as internal in `catalogStats`. */
+const INTERNAL_DATABASES = new Set(['admin', 'config', 'local']);
+
+/** serverStatus's `catalogStats`: collections and views, the internal ones (system databases, `system.*`) apart. */
+function catalogStats(ctx: CommandContext): Document {
+  const stats = { collections: 0, clustered: 0, timeseries: 0, views: 0, internalCollections: 0, internalViews: 0 };
+  for (const db of ctx.store.databaseNames()) {
+    for (const collection of ctx.store.collections(db)) {
+      const internal = INTERNAL_DATABASES.has(db) || collection.name.startsWith('system.');
+      const view = collection.options.viewOn !== undefined;
+      if (view) stats[internal ? 'internalViews' : 'views']++;
+      else stats[internal ? 'internalCollections' : 'collections']++;
+    }
+  }
+  return stats;
+}
+
+/** serverStatus's process fields in mongod's order and types (uptime a double, the rest Int64), then its sections. */
+const serverStatus: CommandHandler = (_cmd, ctx) => {
+  const uptimeMillis = Date.now() - STARTED.getTime();
+  return {
+    host: `${ctx.server.host}:${ctx.server.port}`,
+    version: '7.0.0',
+    process: 'embedded-test-server',
+    pid: BigInt(process.pid),
+    uptime: new Double(uptimeMillis / 1000),
+    uptimeMillis: BigInt(uptimeMillis),
+    uptimeEstimate: BigInt(Math.floor(uptimeMillis / 1000)),
+    localTime: new Date(),
+    catalogStats: catalogStats(ctx),
+    // What tests of cursor leaks read: cursors open now, opened, closed for being idle.
+    metrics: { cursor: ctx.cursors.metrics() },
+    ok: 1,
+  };
+};
 
 /** mongod's refusal of an admin-only command run elsewhere. */
 function checkAdminOnly(name: string, ctx: CommandContext): void {
   if (ctx.db !== 'admin') throw new CommandError('Unauthorized', `${name} may only be run against the admin database.`);
 }
 
+/** A server parameter getParameter reports: its value, and where mongod lets it be set. */
+interface ServerParameter {
+  readonly value: (ctx: CommandContext) => unknown;
+  readonly settableAtRuntime: boolean;
+  readonly settableAtStartup: boolean;
+}
+
+/** The parameters the embedded server has, by name in mongod's (alphabetical) order. */
+const SERVER_PARAMETERS = new Map<string, ServerParameter>([
+  [
+    'cursorTimeoutMillis',
+    { value: (ctx) => BigInt(ctx.cursors.timeoutMS), settableAtRuntime: true, settableAtStartup: true },
+  ],
+  [
+    'featureCompatibilityVersion',
+    { value: () => ({ version: '7.0' }), settableAtRuntime: false, settableAtStartup: false },
+  ],
+  // Logging is always quiet here; reported so that a probe of a harmless parameter finds one.
+  ['quiet', { value: () => false, settableAtRuntime: true, settableAtStartup: true }],
+]);
+
+/**
+ * getParameter as mongod reads it: `'*'` or `{ allParameters: true }` for
+ * every parameter, otherwise those the command names (unknown names are
+ * ignored), each with its settability under `{ showDetails: true }` (both
+ * safeBools); none at all is InvalidOptions.
+ */
 const getParameter: CommandHandler = (cmd, ctx) => {
-  const reply: Document = { ok: 1 };
-  const all = cmd.getParameter === '*';
-  if (cmd.featureCompatibilityVersion !== undefined || all) {
-    reply.featureCompatibilityVersion = { version: '7.0' };
+  const spec: unknown = cmd.getParameter;
+  let all = spec === '*';
+  let showDetails = false;
+  if (typeAlias(spec) === 'object') {
+    showDetails = safeBool(spec as Document, 'showDetails', 'getParameter.showDetails');
+    all = safeBool(spec as Document, 'allParameters', 'getParameter.allParameters');
   }
-  if (cmd.cursorTimeoutMillis !== undefined || all) reply.cursorTimeoutMillis = BigInt(ctx.cursors.timeoutMS);
-  return reply;
+  const reply: Document = {};
+  for (const [name, parameter] of SERVER_PARAMETERS) {
+    if (!all && !Object.hasOwn(cmd, name)) continue;
+    const value = parameter.value(ctx);
+    reply[name] = showDetails
+      ? { value, settableAtRuntime: parameter.settableAtRuntime, settableAtStartup: parameter.settableAtStartup }
+      : value;
+  }
+  if (Object.keys(reply).length === 0) throw new CommandError('InvalidOptions', 'no option found to get');
+  return { ...reply, ok: 1 };
 };
 
 /**
@@ -220,18 +297,23 @@ const drop: CommandHandler = (cmd, ctx) => {
 const dropDatabase: CommandHandler = (_cmd, ctx) => {
   const names = ctx.store.collections(ctx.db).map((collection) => collection.name);
   ctx.store.dropDatabase(ctx.db);
-  if (names.length > 0) ctx.store.changes.databaseDropped(ctx.db, names);
+  if (names.length === 0) return { ok: 1 }; // mongod names only a database it dropped
+  ctx.store.changes.databaseDropped(ctx.db, names);
   return { dropped: ctx.db, ok: 1 };
 };
 
+/**
+ * listCollections: each collection's and view's description, kept when it
+ * matches `filter` (any query, on the whole description), then cut to its
+ * name and type with `nameOnly`.
+ */
 const listCollections: CommandHandler = (cmd, ctx) => {
-  const filter = (cmd.filter as Document | undefined) ?? {};
+  const matches = compileFilter(optionalDocument(cmd, 'filter', 'listCollections.filter'));
   const nameOnly = cmd.nameOnly === true;
   const infos = ctx.store
     .collections(ctx.db)
-    .map((collection) => {
+    .map((collection): Document => {
       const type = collection.options.viewOn === undefined ? 'collection' : 'view';
-      if (nameOnly) return { name: collection.name, type };
       if (type === 'view')
         return { name: collection.name, type, options: collection.options, info: { readOnly: true } };
       return {
@@ -242,20 +324,35 @@ const listCollections: CommandHandler = (cmd, ctx) => {
         idIndex: collection.indexSpecs()[0],
       };
     })
-    .filter((info) => (typeof filter.name === 'string' ? info.name === filter.name : true));
+    .filter(matches)
+    .map((info) => (nameOnly ? { name: info.name, type: info.type } : info));
   const batchSize = (cmd.cursor as Document | undefined)?.batchSize as number | undefined;
   return openCursor(ctx, `${ctx.db}.$cmd.listCollections`, infos, batchSize);
 };
 
+/** The bytes a database's documents take as BSON: what `sizeOnDisk` reports here (there is no disk). */
+function databaseSize(ctx: CommandContext, db: string): number {
+  let size = 0;
+  for (const collection of ctx.store.collections(db)) for (const doc of collection.documents()) size += bsonSize(doc);
+  return size;
+}
+
+/**
+ * listDatabases: each database with its size, kept when it matches `filter`
+ * (on name, sizeOnDisk, empty), with their total unless `nameOnly`.
+ */
 const listDatabases: CommandHandler = (cmd, ctx) => {
-  const names = ctx.store.databaseNames();
-  if (cmd.nameOnly === true) return { databases: names.map((name) => ({ name })), ok: 1 };
-  return {
-    databases: names.map((name) => ({ name, sizeOnDisk: 0, empty: false })),
-    totalSize: 0,
-    totalSizeMb: 0,
-    ok: 1,
-  };
+  const matches = compileFilter(optionalDocument(cmd, 'filter', 'listDatabases.filter'));
+  const databases = ctx.store
+    .databaseNames()
+    .map((name) => {
+      // A listed database holds a collection, which on mongod always takes some disk: never empty.
+      return { name, sizeOnDisk: databaseSize(ctx, name), empty: false };
+    })
+    .filter(matches);
+  if (cmd.nameOnly === true) return { databases: databases.map(({ name }) => ({ name })), ok: 1 };
+  const totalSize = databases.reduce((sum, database) => sum + database.sizeOnDisk, 0);
+  return { databases, totalSize, totalSizeMb: Math.floor(totalSize / (1024 * 1024)), ok: 1 };
 };
 
 const endSessions: CommandHandler = (cmd, ctx) => {

@@ -1,13 +1,14 @@
-import { BSON, type Document } from 'bson';
+import { BSON, type Document, Double } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { CollectionStore } from '../store/collection-store.js';
 import {
-  checkCollectionName,
   checkDatabaseName,
+  checkSafeInt64,
   collectionName,
   GENERIC_FIELDS,
+  safeBool,
   wrongType,
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
@@ -65,14 +66,21 @@ const collMod: CommandHandler = (cmd, ctx) => {
 /** Longest `<db>.<collection>` mongod takes (NamespaceString::MaxNsLen). */
 const MAX_NAMESPACE_LENGTH = 255;
 
-/** The checks mongod makes on a rename's target collection, in its words (IllegalOperation). */
+/**
+ * The checks mongod makes on a rename's target, in its order and words: a
+ * name that makes no namespace (a NUL byte, a leading dot) is
+ * InvalidNamespace; one a user may not create (a `$`, too long a namespace)
+ * is IllegalOperation.
+ */
 function checkRenameTarget(ns: string, name: string): void {
-  const problem =
-    name.includes('$') || name.includes('\0')
-      ? `Invalid collection name: ${name}`
-      : ns.length > MAX_NAMESPACE_LENGTH
-        ? `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NAMESPACE_LENGTH}`
-        : undefined;
+  if (name.includes('\0') || name.startsWith('.')) {
+    throw new CommandError('InvalidNamespace', `Invalid target namespace: ${ns}`);
+  }
+  const problem = name.includes('$')
+    ? `Invalid collection name: ${name}`
+    : ns.length > MAX_NAMESPACE_LENGTH
+      ? `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NAMESPACE_LENGTH}`
+      : undefined;
   if (problem !== undefined) throw new CommandError('IllegalOperation', `error with target namespace: ${problem}`);
 }
 
@@ -104,7 +112,6 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   const [toDb, toName] = split(to);
   checkDatabaseName(toDb);
   checkRenameTarget(to, toName);
-  checkCollectionName(toDb, toName);
   if (from === to) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
   if (!ctx.store.hasDatabase(fromDb)) {
     throw new CommandError('NamespaceNotFound', `Database ${fromDb} does not exist or is drop pending`);
@@ -137,6 +144,7 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   return { ok: 1 };
 };
 
+/** The number of documents of a collection and the sum of their BSON sizes. */
 function sizes(collection: CollectionStore): { count: number; size: number } {
   let count = 0;
   let size = 0;
@@ -147,69 +155,150 @@ function sizes(collection: CollectionStore): { count: number; size: number } {
   return { count, size };
 }
 
-/** What `collStats` and `$collStats: { storageStats: {} }` report (memory only: storage and index sizes are 0). */
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * A count or size as mongod's `appendNumber(long long)` writes it: an int32
+ * when it fits, an Int64 (a bigint here) when it does not.
+ */
+function appendNumber(n: number): number | bigint {
+  return n >= INT32_MIN && n <= INT32_MAX ? n : BigInt(n);
+}
+
+/**
+ * `collStats`' `scale` as mongod's StorageStatsSpec IDL reads it: a `safeInt`
+ * (any number, a double or decimal truncated, clamped to the int32 range:
+ * the largest Int64 scales by 2147483647), TypeMismatch for another type,
+ * 51024 below 1 (naming the clamped value); 1 when absent or null. `label`
+ * is the field as the TypeMismatch names it (`collStats.scale`).
+ */
+export function storageScale(value: unknown, label: string): number {
+  const n = checkSafeInt64(value, label, 'scale');
+  if (n === undefined) return 1;
+  const scale = n < BigInt(INT32_MIN) ? INT32_MIN : n > BigInt(INT32_MAX) ? INT32_MAX : Number(n);
+  if (scale < 1) {
+    throw new CommandError('Location51024', `BSON field 'scale' value must be >= 1, actual value '${scale}'`);
+  }
+  return scale;
+}
+
+/**
+ * What `collStats` and `$collStats: { storageStats: {} }` report, in
+ * mongod's field order and number types (sizes scaled and truncated, the
+ * average object size never scaled). Memory only: the storage size is the
+ * data size, index sizes and free storage are 0, and there is no
+ * `wiredTiger` section; `indexDetails` has an empty document per index, where
+ * mongod puts its storage engine's statistics of the index.
+ */
 export function storageStats(collection: CollectionStore, scale = 1): Document {
+  // $collStats passes its scale unchecked: brought to a valid factor rather than dividing by 0 or NaN.
+  const factor = Number.isNaN(scale) ? 1 : Math.min(Math.max(Math.trunc(scale), 1), INT32_MAX);
   const { count, size } = sizes(collection);
   const specs = collection.indexSpecs();
-  return {
-    size: Math.floor(size / scale),
-    count,
-    avgObjSize: count > 0 ? Math.floor(size / count) : 0,
-    storageSize: Math.floor(size / scale),
+  const scaled = (bytes: number): number | bigint => appendNumber(Math.trunc(bytes / factor));
+  const stats: Document = { size: scaled(size), count: appendNumber(count) };
+  // mongod has no average of no document: the field is left out.
+  if (count > 0) stats.avgObjSize = appendNumber(Math.trunc(size / count));
+  return Object.assign(stats, {
+    numOrphanDocs: 0,
+    storageSize: scaled(size),
     freeStorageSize: 0,
     capped: false,
     nindexes: specs.length,
+    indexDetails: Object.fromEntries(specs.map((spec) => [spec.name, {}])),
     indexBuilds: [],
     totalIndexSize: 0,
-    totalSize: Math.floor(size / scale),
     indexSizes: Object.fromEntries(specs.map((spec) => [spec.name, 0])),
-    scaleFactor: scale,
-  };
+    totalSize: scaled(size),
+    scaleFactor: factor,
+  });
 }
 
-function scaleOf(cmd: Document): number {
-  const scale: unknown = cmd.scale ?? 1;
-  if (typeof scale !== 'number' || scale < 1) {
-    throw new CommandError('BadValue', 'scale has to be >= 1');
-  }
-  return Math.floor(scale);
-}
-
-/** `collStats` (deprecated in MongoDB 6.2, still answered by 7.0). */
+/**
+ * `collStats` (deprecated in MongoDB 6.2, still answered by 7.0). Of a
+ * collection that does not exist, mongod answers zeros (ok: 1), not
+ * NamespaceNotFound.
+ */
 const collStats: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'collStats');
+  const scale = storageScale(cmd.scale, 'collStats.scale');
   const collection = ctx.store.collection(ctx.db, name);
-  if (!collection) throw new CommandError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
-  return { ns: collection.ns, ...storageStats(collection, scaleOf(cmd)), ok: 1 };
+  if (!collection) {
+    return {
+      ns: `${ctx.db}.${name}`,
+      size: 0,
+      count: 0,
+      numOrphanDocs: 0,
+      storageSize: 0,
+      totalSize: 0,
+      nindexes: 0,
+      totalIndexSize: 0,
+      indexDetails: {},
+      indexSizes: {},
+      scaleFactor: scale,
+      ok: 1,
+    };
+  }
+  return { ns: collection.ns, ...storageStats(collection, scale), ok: 1 };
 };
 
-/** `dbStats`. */
+/** The document a view's definition is stored as in mongod's `<db>.system.views`. */
+function viewDefinition(view: CollectionStore): Document {
+  const { viewOn, pipeline, collation } = view.options as Document;
+  return { _id: view.ns, viewOn, pipeline, ...(collation === undefined ? {} : { collation }) };
+}
+
+/**
+ * `dbStats`, typed as mongod 7's DBStats reply: counts and `scaleFactor` as
+ * Int64, sizes as doubles (divided by the scale, not truncated), zeros for a
+ * database that does not exist. Its IDL reads `scale` as a `safeInt64`
+ * (unlike collStats, not clamped to an int) and `freeStorage` as a `safeBool`,
+ * which adds the free storage sizes (0 in memory). Views are counted apart;
+ * as on mongod, their definitions make a `system.views` collection, counted
+ * with its documents and `_id_` index.
+ */
 const dbStats: CommandHandler = (cmd, ctx) => {
-  const scale = scaleOf(cmd);
-  const collections = ctx.store.collections(ctx.db);
+  const scale = checkSafeInt64(cmd.scale, 'dbStats.scale', 'scale', 1n) ?? 1n;
+  const freeStorage = safeBool(cmd, 'freeStorage', 'dbStats.freeStorage');
+  let collections = 0;
+  let views = 0;
   let objects = 0;
   let dataSize = 0;
   let indexes = 0;
-  for (const collection of collections) {
+  for (const collection of ctx.store.collections(ctx.db)) {
+    if (collection.options.viewOn !== undefined) {
+      if (views++ === 0) {
+        collections++;
+        indexes++;
+      }
+      objects++;
+      dataSize += BSON.calculateObjectSize(viewDefinition(collection));
+      continue;
+    }
     const { count, size } = sizes(collection);
+    collections++;
     objects += count;
     dataSize += size;
     indexes += collection.indexSpecs().length;
   }
+  const bytes = (n: number): Double => new Double(n / Number(scale));
+  const zero = new Double(0);
   return {
     db: ctx.db,
-    collections: collections.length,
-    views: 0,
-    objects,
-    avgObjSize: objects > 0 ? dataSize / objects : 0,
-    dataSize: dataSize / scale,
-    storageSize: dataSize / scale,
-    indexes,
-    indexSize: 0,
-    totalSize: dataSize / scale,
+    collections: BigInt(collections),
+    views: BigInt(views),
+    objects: BigInt(objects),
+    avgObjSize: new Double(objects > 0 ? dataSize / objects : 0),
+    dataSize: bytes(dataSize),
+    storageSize: bytes(dataSize),
+    indexes: BigInt(indexes),
+    indexSize: zero,
+    totalSize: bytes(dataSize),
+    ...(freeStorage ? { freeStorageSize: zero, indexFreeStorageSize: zero, totalFreeStorageSize: zero } : {}),
     scaleFactor: scale,
-    fsUsedSize: 0,
-    fsTotalSize: 0,
+    fsUsedSize: zero,
+    fsTotalSize: zero,
     ok: 1,
   };
 };
