@@ -1,3 +1,5 @@
+import { availableParallelism, release } from 'node:os';
+
 import { type Document, Double, Long, ObjectId, Timestamp } from 'bson';
 
 import { Collation } from '../bson/collation.js';
@@ -12,6 +14,8 @@ import {
   checkSessionId,
   collectionName,
   GENERIC_FIELDS,
+  isNamespaceDatabase,
+  MAX_NAMESPACE_LENGTH,
   optionalDocument,
   optionalDocumentArray,
   safeBool,
@@ -92,9 +96,16 @@ const buildInfo: CommandHandler = () => ({
   ok: 1,
 });
 
+/** hostInfo's sections with mongod's fields of them (memory and NUMA figures left out). */
 const hostInfo: CommandHandler = () => ({
-  system: { currentTime: new Date(), hostname: 'embedded', cpuAddrSize: 64, numCores: 1 },
-  os: { type: process.platform, name: 'embedded-test-server' },
+  system: {
+    currentTime: new Date(),
+    hostname: 'embedded',
+    cpuAddrSize: 64,
+    numCores: availableParallelism(),
+    cpuArch: process.arch === 'x64' ? 'x86_64' : process.arch,
+  },
+  os: { type: process.platform, name: 'embedded-test-server', version: release() },
   extra: {},
   ok: 1,
 });
@@ -216,7 +227,30 @@ const killAllSessions: CommandHandler = (_cmd, ctx) => {
   return { ok: 1 };
 };
 
+/**
+ * The names `create` refuses in its own words (mongod's userAllowedCreateNS),
+ * before the checks every command makes: a NUL byte, a leading dot, too long
+ * a namespace, a `$` in the collection's or the database's name.
+ */
+function checkCreatedName(db: string, name: unknown): void {
+  if (typeof name !== 'string' || name.length === 0) return;
+  const ns = `${db}.${name}`;
+  const problem = name.includes('\0')
+    ? 'namespaces cannot have embedded null characters'
+    : name.startsWith('.')
+      ? `Collection names cannot start with '.': ${name}`
+      : ns.length > MAX_NAMESPACE_LENGTH
+        ? `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NAMESPACE_LENGTH}`
+        : name.includes('$')
+          ? `Invalid collection name: ${name}`
+          : db.includes('$') && isNamespaceDatabase(db)
+            ? `Invalid namespace: ${ns}`
+            : undefined;
+  if (problem !== undefined) throw new CommandError('InvalidNamespace', problem);
+}
+
 const create: CommandHandler = (cmd, ctx) => {
+  checkCreatedName(ctx.db, cmd.create);
   const name = collectionName(cmd, 'create');
   const {
     create: _name,

@@ -19,28 +19,47 @@ export function collectionName(
   return name;
 }
 
+/** Longest `<db>.<collection>` mongod takes (NamespaceString::MaxNsLen). */
+export const MAX_NAMESPACE_LENGTH = 255;
+
+/** What a database name in a namespace may not hold (`NamespaceString::validDBName`; `.` and NUL are refused earlier). */
+const INVALID_NAMESPACE_DATABASE = /[/\\ "]/;
+
+/** Whether database name `db` (checked as a command's `$db` already) can be part of a namespace. */
+export function isNamespaceDatabase(db: string): boolean {
+  return !INVALID_NAMESPACE_DATABASE.test(db);
+}
+
 /**
- * Refuses a collection name mongod would not create (empty, a NUL byte, a
- * leading `.`, a `$`): the command naming it, `$out`/`$merge`'s target or
- * `renameCollection`'s `to`.
+ * Refuses a namespace mongod would not create: a database name holding `/`,
+ * `\`, a space or `"`, and a collection name that is empty, holds a NUL byte
+ * or a `$`, or starts with `.` (the command naming it, `$out`/`$merge`'s
+ * target).
  */
 export function checkCollectionName(db: string, name: string): void {
-  if (name.length === 0 || name.includes('\0') || name.startsWith('.') || name.includes('$')) {
+  if (
+    !isNamespaceDatabase(db) ||
+    name.length === 0 ||
+    name.includes('\0') ||
+    name.startsWith('.') ||
+    name.includes('$')
+  ) {
     throw new CommandError('InvalidNamespace', `Invalid namespace specified '${db}.${name}'`);
   }
 }
 
-/** What a database name may not hold (`NamespaceString::validDBName`; `$` is allowed while dispatching). */
-const INVALID_DATABASE_NAME = /[\0/\\. "]/;
-
 /**
- * Refuses a database name mongod refuses when it dispatches a command:
- * empty, 64 characters or more, or holding `/`, `\`, `.`, a space, `"` or a
- * NUL byte. Such a name used to create a database no later command could
- * name the same way.
+ * Refuses a database name mongod 7 refuses when it dispatches a command (its
+ * DatabaseName): 64 characters or more, a `.` or a NUL byte, or empty. Other
+ * characters (`/`, `\`, a space, `"`) are refused where a command names a
+ * collection in it ({@link checkCollectionName}), as mongod 7 does.
  */
 export function checkDatabaseName(db: string): void {
-  if (db.length === 0 || db.length >= 64 || INVALID_DATABASE_NAME.test(db)) {
+  if (db.length >= 64) {
+    throw new CommandError('InvalidNamespace', `db name must be at most 63 characters, found: ${db.length}`);
+  }
+  if (db.includes('.')) throw new CommandError('InvalidNamespace', `'.' is an invalid character in a db name: ${db}`);
+  if (db.length === 0 || db.includes('\0')) {
     throw new CommandError('InvalidNamespace', `Invalid database name: '${db}'`);
   }
 }

@@ -16,6 +16,8 @@ export interface ServerInfo {
   readonly processId: ObjectId;
   /** `client.application.name` from the connection's handshake (what `failCommand`'s `appName` matches). */
   appName?: string;
+  /** Set by the connection's first hello: only that one may carry client metadata. */
+  helloSeen?: boolean;
   /**
    * Set once the connection is gone: a write still waiting for a lock then
    * gives up instead of applying what nobody will hear about (mongod kills

@@ -44,6 +44,7 @@ export const ErrorCode = {
   CannotCreateIndex: 67,
   ViewDepthLimitExceeded: 149,
   CommandNotSupported: 115,
+  ClientMetadataCannotBeMutated: 186,
   DocumentValidationFailure: 121,
   InvalidPipelineOperator: 168,
   CommandNotSupportedOnView: 166,

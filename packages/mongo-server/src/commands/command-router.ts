@@ -154,7 +154,7 @@ export class CommandRouter {
       checkDatabaseName(db);
       checkSessionFields(cmd);
       this.sessions.localSessions.touch(cmd.lsid);
-      if (HANDSHAKE_COMMANDS.has(name)) this.recordAppName(cmd, server);
+      if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
       const fail = this.failPoint.evaluate({
         name,
@@ -262,7 +262,21 @@ export class CommandRouter {
   }
 
   /** Remembers the client's `appName` (the driver's `appName` option) for the connection. */
-  private recordAppName(cmd: Document, server: ServerInfo): void {
+  /**
+   * A hello's client metadata: the connection's first hello may carry it (its
+   * application name is kept for `failCommand`), a later one may not (mongod's
+   * ClientMetadataCannotBeMutated).
+   */
+  private handshake(cmd: Document, server: ServerInfo): void {
+    const seen = server.helloSeen === true;
+    server.helloSeen = true;
+    if (cmd.client === undefined) return;
+    if (seen) {
+      throw new CommandError(
+        'ClientMetadataCannotBeMutated',
+        'The client metadata document may only be sent in the first hello',
+      );
+    }
     const appName: unknown = (cmd.client as { application?: { name?: unknown } } | undefined)?.application?.name;
     if (typeof appName === 'string') server.appName = appName;
   }

@@ -8,6 +8,8 @@ import {
   checkSafeInt64,
   collectionName,
   GENERIC_FIELDS,
+  isNamespaceDatabase,
+  MAX_NAMESPACE_LENGTH,
   safeBool,
   wrongType,
 } from './command-arguments.js';
@@ -63,17 +65,14 @@ const collMod: CommandHandler = (cmd, ctx) => {
   return reply;
 };
 
-/** Longest `<db>.<collection>` mongod takes (NamespaceString::MaxNsLen). */
-const MAX_NAMESPACE_LENGTH = 255;
-
 /**
  * The checks mongod makes on a rename's target, in its order and words: a
  * name that makes no namespace (a NUL byte, a leading dot) is
  * InvalidNamespace; one a user may not create (a `$`, too long a namespace)
  * is IllegalOperation.
  */
-function checkRenameTarget(ns: string, name: string): void {
-  if (name.includes('\0') || name.startsWith('.')) {
+function checkRenameTarget(ns: string, db: string, name: string): void {
+  if (!isNamespaceDatabase(db) || name.includes('\0') || name.startsWith('.')) {
     throw new CommandError('InvalidNamespace', `Invalid target namespace: ${ns}`);
   }
   const problem = name.includes('$')
@@ -111,7 +110,7 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   const [fromDb, fromName] = split(from);
   const [toDb, toName] = split(to);
   checkDatabaseName(toDb);
-  checkRenameTarget(to, toName);
+  checkRenameTarget(to, toDb, toName);
   if (from === to) throw new CommandError('IllegalOperation', "Can't rename a collection to itself");
   if (!ctx.store.hasDatabase(fromDb)) {
     throw new CommandError('NamespaceNotFound', `Database ${fromDb} does not exist or is drop pending`);

@@ -19,6 +19,7 @@ import type { CollectionView } from '../store/collection-view.js';
 import {
   aggregateCursor,
   checkNonNegativeInt64,
+  checkSafeInt64,
   collectionName,
   cursorIdArray,
   optionalBool,
@@ -50,6 +51,17 @@ export function commandCollation(ctx: CommandContext, name: string, cmd: Documen
   return Collation.resolve(optionalDocument(cmd, 'collation'), ctx.store.collection(ctx.db, name)?.options.collation);
 }
 
+/**
+ * A find's `skip`, `limit` or `batchSize` as its IDL (FindCommandRequest)
+ * reads it: a safeInt64 (a double truncated), 51024 below 0; absent or null
+ * is undefined. A negative limit was a legacy OP_QUERY form: drivers send
+ * `singleBatch` instead, and mongod 7 refuses it in a find command.
+ */
+export function findCount(cmd: Document, field: 'skip' | 'limit' | 'batchSize'): number | undefined {
+  const n = checkSafeInt64(cmd[field], `FindCommandRequest.${field}`, field, 0n);
+  return n === undefined ? undefined : Number(n);
+}
+
 /** The query part of a find command: filter, sort, skip, limit, hint, collation. */
 export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolean } {
   const filter = optionalDocument(cmd, 'filter');
@@ -58,17 +70,10 @@ export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolea
     throw new CommandError('TypeMismatch', 'Expected field sortto be of type object');
   }
   const sort = optionalDocument(cmd, 'sort');
-  const skip = optionalCount(cmd, 'skip') ?? 0;
-  let limit = optionalCount(cmd, 'limit') ?? 0;
-  let singleBatch = cmd.singleBatch === true;
-  if (skip < 0) throw new CommandError('Location51024', `BSON field 'skip' value must be >= 0, actual value '${skip}'`);
-  if (limit < 0) {
-    // Legacy negative limit: one batch of |limit| documents.
-    limit = -limit;
-    singleBatch = true;
-  }
+  const skip = findCount(cmd, 'skip') ?? 0;
+  const limit = findCount(cmd, 'limit') ?? 0;
   const collation = optionalDocument(cmd, 'collation');
-  return { filter, sort, skip, limit, hint: cmd.hint, collation, singleBatch };
+  return { filter, sort, skip, limit, hint: cmd.hint, collation, singleBatch: cmd.singleBatch === true };
 }
 
 /** Runs a find command's query (for find itself and for its explain). */
@@ -139,7 +144,7 @@ const find: CommandHandler = (cmd, ctx) => {
     projectDocuments,
   );
   if (showRecordId) docs = withRecordIds(docs, found, ctx.view(name));
-  const batchSize = optionalCount(cmd, 'batchSize');
+  const batchSize = findCount(cmd, 'batchSize');
   return openCursor(
     ctx,
     `${ctx.db}.${name}`,

@@ -6,7 +6,7 @@ import { typeAlias } from '../query/element-operators.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import type { QueryRequest } from '../query/plan-executor.js';
-import { optionalCount, optionalDocument } from './command-arguments.js';
+import { optionalDocument } from './command-arguments.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { explainReply, VERBOSITIES } from './explain-command.js';
@@ -14,6 +14,7 @@ import {
   aggregateRequest,
   countRequest,
   distinctRequest,
+  findCount,
   findRequest,
   matchingDocuments,
   READ_COMMANDS,
@@ -161,7 +162,7 @@ function readStages(name: string, cmd: Document): { stages: Document[]; batchSiz
     case 'find': {
       const request = findRequest(cmd);
       const stages = queryStages(request, optionalDocument(cmd, 'projection'));
-      return { stages, batchSize: optionalCount(cmd, 'batchSize') ?? (request.limit ? request.limit : undefined) };
+      return { stages, batchSize: findCount(cmd, 'batchSize') ?? (request.limit ? request.limit : undefined) };
     }
     case 'count':
       return { stages: queryStages(countRequest(cmd)) };

@@ -446,8 +446,38 @@ export function compileFilter(filter: Document | undefined, scope: Scope = NO_VA
     checkVariables(expr, scope);
   });
   // `$text` is checked here but matched through the text index (text-search.ts runs such queries).
-  const query = withMingoErrors(() => new Query(conditionForMingo(withoutText(filter)), preparedMingoOptions()));
+  const query = withMingoErrors(
+    () => new Query(conditionForMingo(withoutComments(withoutText(filter))), preparedMingoOptions()),
+  );
   return (doc) => withMingoErrors(() => query.test(doc));
+}
+
+const LOGICAL = new Set(['$and', '$or', '$nor']);
+
+/**
+ * `filter` without its `$comment`s: a note for the logs that mongod's parser
+ * takes wherever a top-level operator may be (and matches everything), which
+ * mingo refuses as an unknown top-level operator.
+ */
+function withoutComments(filter: Document): Document {
+  const keys = Object.keys(filter);
+  if (!keys.includes('$comment') && !keys.some((key) => LOGICAL.has(key))) return filter;
+  const out: Document = {};
+  for (const key of keys) {
+    if (key === '$comment') continue;
+    const value: unknown = filter[key];
+    // Defined, not assigned: a field named "__proto__" stays a field.
+    Object.defineProperty(out, key, {
+      value:
+        LOGICAL.has(key) && Array.isArray(value)
+          ? value.map((branch: unknown) => (isPlainSpec(branch) ? withoutComments(branch) : branch))
+          : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 function isPlainSpec(value: unknown): value is Document {
