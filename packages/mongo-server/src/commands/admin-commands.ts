@@ -19,6 +19,7 @@ import {
   optionalDocument,
   optionalDocumentArray,
   safeBool,
+  wrongType,
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -221,9 +222,33 @@ const setParameter: CommandHandler = (cmd, ctx) => {
   return { was, ok: 1 };
 };
 
-/** killAllSessions: closes the cursors of every session (of any user, with `[]`), as mongod kills its sessions' cursors. */
-const killAllSessions: CommandHandler = (_cmd, ctx) => {
-  ctx.cursors.killSessionCursors();
+/** A `killAllSessions` user pattern, checked as its IDL (KillAllSessionsUser: `user` and `db` strings). */
+function checkSessionUser(value: unknown, index: number): void {
+  const label = 'KillAllSessionsCmd.killAllSessions';
+  if (typeAlias(value) !== 'object') throw wrongType(`${label}.${index}`, value, 'object');
+  const user = value as Document;
+  for (const field of ['user', 'db']) {
+    if (user[field] !== undefined && typeof user[field] !== 'string') {
+      throw wrongType(`${label}.${field}`, user[field], 'string');
+    }
+  }
+  for (const field of ['user', 'db']) {
+    if (user[field] === undefined) {
+      throw new CommandError('Location40414', `BSON field '${label}.${field}' is missing but a required field`);
+    }
+  }
+}
+
+/**
+ * killAllSessions: `[]` closes the cursors of every session, as mongod kills
+ * its sessions' cursors; a list of users kills only theirs, and the embedded
+ * server's sessions belong to no user (it has no authentication).
+ */
+const killAllSessions: CommandHandler = (cmd, ctx) => {
+  const users: unknown = cmd.killAllSessions;
+  if (!Array.isArray(users)) throw wrongType('KillAllSessionsCmd.killAllSessions', users, 'array');
+  users.forEach(checkSessionUser);
+  if (users.length === 0) ctx.cursors.killSessionCursors();
   return { ok: 1 };
 };
 
@@ -391,10 +416,8 @@ const listDatabases: CommandHandler = (cmd, ctx) => {
 
 const endSessions: CommandHandler = (cmd, ctx) => {
   const lsids: unknown = cmd.endSessions;
-  // mongod's BSONElement::Obj() check comes first: anything but a document or an array.
-  if (typeAlias(lsids) !== 'array' && typeAlias(lsids) !== 'object') {
-    throw new CommandError('Location10065', 'invalid parameter: expected an object (endSessions)');
-  }
+  // As mongod 7.0 answers (its IDL's array, before each entry's own checks).
+  if (!Array.isArray(lsids)) throw wrongType('endSessions.endSessions', lsids, 'array');
   const entries = optionalDocumentArray(lsids, 'endSessions.endSessionsFromClient') ?? [];
   for (const lsid of entries) checkSessionId(lsid, 'endSessions.endSessionsFromClient');
   // Their cursors close now; mongod closes them at its next session refresh (within 5 minutes).

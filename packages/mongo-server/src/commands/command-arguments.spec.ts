@@ -59,7 +59,7 @@ describe('checkSessionFields', () => {
       ],
       [
         { lsid: { id: new Binary(Buffer.alloc(3), 4) } },
-        'BadValue',
+        'InvalidUUID',
         'uuid must be a 16-byte binary field with UUID (4) subtype',
       ],
       [

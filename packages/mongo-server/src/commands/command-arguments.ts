@@ -331,7 +331,7 @@ export function checkSessionId(value: unknown, label: string): void {
     );
   }
   if ((id as Binary).length() !== 16) {
-    throw new CommandError('BadValue', 'uuid must be a 16-byte binary field with UUID (4) subtype');
+    throw new CommandError('InvalidUUID', 'uuid must be a 16-byte binary field with UUID (4) subtype');
   }
 }
 

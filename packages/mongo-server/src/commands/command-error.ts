@@ -45,6 +45,7 @@ export const ErrorCode = {
   ViewDepthLimitExceeded: 149,
   CommandNotSupported: 115,
   ClientMetadataCannotBeMutated: 186,
+  InvalidUUID: 207,
   DocumentValidationFailure: 121,
   InvalidPipelineOperator: 168,
   CommandNotSupportedOnView: 166,

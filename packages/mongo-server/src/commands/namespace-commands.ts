@@ -252,13 +252,15 @@ function viewDefinition(view: CollectionStore): Document {
  * `dbStats`, typed as mongod 7's DBStats reply: counts and `scaleFactor` as
  * Int64, sizes as doubles (divided by the scale, not truncated), zeros for a
  * database that does not exist. Its IDL reads `scale` as a `safeInt64`
- * (unlike collStats, not clamped to an int) and `freeStorage` as a `safeBool`,
+ * (unlike collStats, not clamped to an int; below 1 is BadValue) and `freeStorage` as a `safeBool`,
  * which adds the free storage sizes (0 in memory). Views are counted apart;
  * as on mongod, their definitions make a `system.views` collection, counted
  * with its documents and `_id_` index.
  */
 const dbStats: CommandHandler = (cmd, ctx) => {
-  const scale = checkSafeInt64(cmd.scale, 'dbStats.scale', 'scale', 1n) ?? 1n;
+  const scale = checkSafeInt64(cmd.scale, 'dbStats.scale', 'scale') ?? 1n;
+  // dbStats checks its scale itself, unlike collStats' IDL validator.
+  if (scale < 1n) throw new CommandError('BadValue', 'Scale factor must be greater than zero');
   const freeStorage = safeBool(cmd, 'freeStorage', 'dbStats.freeStorage');
   let collections = 0;
   let views = 0;

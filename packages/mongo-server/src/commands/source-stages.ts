@@ -6,17 +6,27 @@ import { mingoOptions, withMingoErrors } from '../query/query-context.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { runListLocalSessions } from './list-local-sessions.js';
-import { storageStats } from './namespace-commands.js';
+import { storageScale, storageStats } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
 import { runTextAggregate } from './text-aggregate.js';
 import { aggregateCursor } from './command-arguments.js';
 
 allowStage('$collStats');
 
-/** `$collStats`' document: `count` and `storageStats` (in memory: sizes of the BSON documents, no index sizes). */
+/** Why `$collStats` cannot read a collection that does not exist, in mongod's words for the part asked. */
+function collStatsMissing(part: string, ns: string): CommandError {
+  return new CommandError(
+    'NamespaceNotFound',
+    `PlanExecutor error during aggregation :: caused by :: Unable to retrieve ${part} in $collStats stage :: caused by :: Collection [${ns}] not found.`,
+  );
+}
+
+/**
+ * `$collStats`' document: `count` and `storageStats` (in memory: sizes of the
+ * BSON documents, no index sizes), its scale checked as mongod's IDL checks
+ * it before the collection is looked at.
+ */
 function collStatsDocument(ctx: CommandContext, name: string, spec: unknown): Document {
-  const collection = ctx.store.collection(ctx.db, name);
-  if (!collection) throw new CommandError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
   const options = (spec ?? {}) as Document;
   for (const key of Object.keys(options)) {
     if (key !== 'storageStats' && key !== 'count') {
@@ -26,9 +36,13 @@ function collStatsDocument(ctx: CommandContext, name: string, spec: unknown): Do
       );
     }
   }
+  const storage = options.storageStats as Document | undefined;
+  const scale = storageScale(storage?.scale, '$collStats.storageStats.scale');
+  const collection = ctx.store.collection(ctx.db, name);
+  if (!collection) throw collStatsMissing(storage !== undefined ? 'storageStats' : 'count', `${ctx.db}.${name}`);
   const doc: Document = { ns: collection.ns, host: `${ctx.server.host}:${ctx.server.port}`, localTime: new Date() };
-  const stats = storageStats(collection, Number((options.storageStats as Document | undefined)?.scale ?? 1));
-  if (options.storageStats !== undefined) doc.storageStats = stats;
+  const stats = storageStats(collection, scale);
+  if (storage !== undefined) doc.storageStats = stats;
   if (options.count !== undefined) doc.count = stats.count;
   return doc;
 }

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import {
   asParsedIn,
   checkArgument,
@@ -130,7 +131,7 @@ function checkStages(pipeline: unknown[], scope: Scope = NO_VARIABLES): void {
  * Checked first: mingo enumerated a string there as an object, one key per character (a 4 MB
  * string cost 2.5–40 s of the server's only thread).
  */
-const DOCUMENT_SPECS = new Map<string, (type: string) => CommandError>([
+const DOCUMENT_SPECS = new Map<string, (type: string, spec: unknown) => CommandError>([
   [
     '$addFields',
     (type) => new CommandError('Location40272', `$addFields specification stage must be an object, got ${type}`),
@@ -179,8 +180,11 @@ const DOCUMENT_SPECS = new Map<string, (type: string) => CommandError>([
   ],
   [
     '$collStats',
-    (type) =>
-      new CommandError('TypeMismatch', `BSON field '$collStats' is the wrong type '${type}', expected type 'object'`),
+    (_type, spec) =>
+      new CommandError(
+        'Location5447000',
+        `$collStats must take a nested object but found: $collStats: ${formatKeyValue(spec)}`,
+      ),
   ],
 ]);
 
@@ -205,7 +209,7 @@ function checkAddFields(spec: Document, scope: Scope): void {
 /** Checks one stage; `scope` holds the variables a `$lookup` defines for its sub-pipeline. */
 function checkStage(name: string, spec: unknown, scope: Scope): void {
   const wrongType = DOCUMENT_SPECS.get(name);
-  if (wrongType && typeAlias(spec) !== 'object') throw wrongType(typeAlias(spec));
+  if (wrongType && typeAlias(spec) !== 'object') throw wrongType(typeAlias(spec), spec);
   const sub = (value: unknown, inner = scope): void => {
     if (Array.isArray(value)) checkStages(value, inner);
   };
