@@ -23,6 +23,7 @@ import {
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { commandCollation, matchingDocuments } from './read-commands.js';
+import { namedIdTwice } from '../wire/duplicate-ids.js';
 
 /**
  * Byte-identical BSON, i.e. whether an update really modified the document.
@@ -47,7 +48,8 @@ function isStatementError(error: unknown): error is CommandError {
 
 /** `doc` (a document: {@link documentArray} checked it) with an `_id`, first. */
 function prepareInsert(doc: Document): Document {
-  // mongod's fixDocumentForInsert: an _id may be anything but an array, a regular expression or undefined.
+  // mongod's fixDocumentForInsert: one _id at most, and anything but an array, a regular expression or undefined.
+  if (namedIdTwice(doc)) throw new CommandError('BadValue', "can't have multiple _id fields in one document");
   const idType = typeAlias(doc._id);
   if (doc._id !== undefined && (idType === 'array' || idType === 'regex' || idType === 'undefined')) {
     throw new CommandError('InvalidIdField', `The '_id' value cannot be of type ${idType}`);

@@ -48,7 +48,7 @@ type Visit = (type: number, nameStart: number, valueStart: number) => void;
  * documents and arrays (their value ends after their length) and skipping a
  * code-with-scope whole; -1 for an unknown type or a length past the end.
  */
-function valueEnd(bytes: Uint8Array, type: number, pos: number): number {
+export function valueEnd(bytes: Uint8Array, type: number, pos: number): number {
   const fixed = FIXED_SIZE[type]!;
   if (fixed >= 0) return pos + fixed;
   if (type === 0x03 || type === 0x04) return pos + 4;

@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { CommandError } from '../commands/command-error.js';
 import { MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 import { decodeDocument, encodeDocument, encodedSize } from './bson-codec.js';
+import { noteDuplicateId } from './duplicate-ids.js';
 import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
@@ -60,8 +61,11 @@ export function parseOpMsg(frame: Buffer): OpMsgRequest {
       [identifier, pos] = readCString(frame, pos + 4, sectionEnd, requestId);
       const docs: Document[] = [];
       while (pos < sectionEnd) {
+        const start = pos;
         let doc: Document;
         [doc, pos] = readDocument(frame, pos, sectionEnd, requestId);
+        // The documents of an insert, where mongod refuses one naming `_id` twice.
+        if (identifier === 'documents') noteDuplicateId(frame.subarray(start, pos), doc);
         docs.push(doc);
       }
       sequences.push([identifier, docs]);
