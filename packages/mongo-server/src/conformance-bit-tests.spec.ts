@@ -102,7 +102,7 @@ describe('bit tests', () => {
       'a string mask',
       { $bitsAllSet: 'x' },
       2,
-      '$bitsAllSet takes an Array, a number, or a BinData but received: $bitsAllSet: "x"',
+      'a takes an Array, a number, or a BinData but received: $bitsAllSet: "x"',
     ],
     ['a negative mask', { $bitsAnySet: -1 }, 9, 'Expected a non-negative number in: $bitsAnySet: -1'],
     ['a fractional mask', { $bitsAllClear: 1.5 }, 9, 'Expected an integer: $bitsAllClear: 1.5'],

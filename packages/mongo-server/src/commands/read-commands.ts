@@ -73,7 +73,7 @@ export function findRequest(cmd: Document): QueryRequest & { singleBatch: boolea
   const skip = findCount(cmd, 'skip') ?? 0;
   const limit = findCount(cmd, 'limit') ?? 0;
   const collation = optionalDocument(cmd, 'collation');
-  return { filter, sort, skip, limit, hint: cmd.hint, collation, singleBatch: cmd.singleBatch === true };
+  return { filter, sort, skip, limit, hint: cmd.hint, collation, singleBatch: optionalBool(cmd, 'singleBatch') };
 }
 
 /** Runs a find command's query (for find itself and for its explain). */
@@ -103,7 +103,8 @@ function cursorReply(cursor: CursorBatch, first: boolean): Document {
 
 /**
  * Opens a cursor over `docs` honouring `cursor.batchSize` / `batchSize` /
- * `singleBatch` (and find's `noCursorTimeout`), owned by the command's session.
+ * `singleBatch` (and find's `noCursorTimeout`), owned by the command's
+ * session; `endFoundLate` as {@link OpenCursorOptions.endFoundLate}.
  */
 export function openCursor(
   ctx: CommandContext,
@@ -112,13 +113,14 @@ export function openCursor(
   batchSize?: number,
   singleBatch = false,
   noTimeout = false,
+  endFoundLate = false,
 ): Document {
   if (batchSize !== undefined && batchSize < 0) {
     throw new CommandError('Location51024', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
   }
   const maxTimeMSLeft = OperationBudget.current()?.remainingMaxTimeMS();
   return cursorReply(
-    ctx.cursors.open(ns, docs, { batchSize, singleBatch, maxTimeMSLeft, noTimeout, owner: ctx.owner }),
+    ctx.cursors.open(ns, docs, { batchSize, singleBatch, maxTimeMSLeft, noTimeout, owner: ctx.owner, endFoundLate }),
     true,
   );
 }
@@ -152,6 +154,8 @@ const find: CommandHandler = (cmd, ctx) => {
     limit > 0 && batchSize === undefined ? limit : batchSize,
     singleBatch,
     cmd.noCursorTimeout === true,
+    // A limit that ended the documents is known at once (mongod's LIMIT stage); a scan's end only when read.
+    limit === 0 || docs.length < limit,
   );
 };
 
@@ -379,7 +383,8 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const joinCollation = lookupCollation(ctx, target, collation);
   const options = mingoOptions({ collectionResolver: (name: string) => ctx.lookupDocuments(name, joinCollation) });
   const docs = withMingoErrors(() => new Aggregator(stages, options).run(clonedEach(input)) as Document[]);
-  return openCursor(ctx, ns, docs, batchSize);
+  // A pipeline finds its end only when asked for one more document, as a find's scan does.
+  return openCursor(ctx, ns, docs, batchSize, false, false, true);
 }
 
 /** find, getMore, killCursors, count, distinct, aggregate. */

@@ -209,3 +209,35 @@ describe('CursorRegistry: what a getMore must match', () => {
     expect(() => registry.check(42n, { ns: 'x.y', owner: { lsid: SESSION_B } })).toThrow('cursor id 42 not found');
   });
 });
+
+describe('CursorRegistry: a plan that finds its end only when asked for one more', () => {
+  const ids = (batch: readonly { _id?: unknown }[]) => batch.map((doc) => doc._id);
+
+  it.each<[string, number, number | undefined, boolean, boolean]>([
+    // [label, first batch size, getMore batch size, endFoundLate, open after the getMore that took the last]
+    ['a getMore filled exactly by the last documents', 2, 3, true, true],
+    ['a getMore stopping short of full', 2, 4, true, false],
+    ['a getMore without a batch size', 2, undefined, true, false],
+    ['a list (its end known at once), filled exactly', 2, 3, false, false],
+  ])('%s', (_label, first, next, endFoundLate, staysOpen) => {
+    const registry = new CursorRegistry();
+    const opened = registry.open('t.c', DOCS, { batchSize: first, endFoundLate });
+    expect(ids(opened.batch)).toEqual([0, 1]);
+    const more = registry.next(opened.id, next);
+    expect(ids(more.batch)).toEqual([2, 3, 4]);
+    expect(more.id !== 0n).toBe(staysOpen);
+    if (staysOpen) {
+      // The next getMore finds the end: an empty batch, and the cursor closed.
+      expect(registry.next(opened.id, 3)).toMatchObject({ id: 0n, batch: [] });
+      expect(isOpen(registry, opened.id)).toBe(false);
+    }
+  });
+
+  it('should leave the first batch open when it takes exactly every document, and close it when it does not fill', () => {
+    const registry = new CursorRegistry();
+    expect(registry.open('t.c', DOCS, { batchSize: 5, endFoundLate: true }).id).not.toBe(0n);
+    expect(registry.open('t.c', DOCS, { batchSize: 6, endFoundLate: true }).id).toBe(0n);
+    expect(registry.open('t.c', DOCS, { batchSize: 5 }).id).toBe(0n);
+    expect(registry.open('t.c', [], { batchSize: 5, endFoundLate: true }).id).toBe(0n);
+  });
+});

@@ -50,6 +50,14 @@ export interface OpenCursorOptions {
   noTimeout?: boolean;
   /** The opening command's session and transaction, which its getMores must carry. */
   owner?: CursorOwner;
+  /**
+   * The documents come from a plan that finds its end only when asked for one
+   * more (mongod's scans and pipelines, whose cursor stays open while
+   * `isEOF()` is unknown): a batch that fills up with exactly the last of them
+   * leaves the cursor open, and the next getMore answers an empty batch and
+   * closes it. Not for documents a limit ended, nor those of a list command.
+   */
+  endFoundLate?: boolean;
 }
 
 /** What a getMore carries that must match the cursor it continues. */
@@ -104,6 +112,8 @@ interface ServerCursor {
   lastUse: number;
   /** Whether a getMore has continued it. */
   continued: boolean;
+  /** See {@link OpenCursorOptions.endFoundLate}. */
+  readonly endFoundLate: boolean;
 }
 
 /**
@@ -293,9 +303,11 @@ export class CursorRegistry {
       noTimeout: options.noTimeout === true,
       lastUse: now,
       continued: false,
+      endFoundLate: options.endFoundLate === true,
     };
-    const batch = this.takeBatch(first, options.batchSize ?? DEFAULT_FIRST_BATCH);
-    if (options.singleBatch || first.position >= docs.length) return { id: 0n, ns, batch };
+    const size = options.batchSize ?? DEFAULT_FIRST_BATCH;
+    const batch = this.takeBatch(first, size);
+    if (options.singleBatch || this.exhausted(first, batch.length, size)) return { id: 0n, ns, batch };
     let bytes = 0;
     for (let i = first.position; i < docs.length; i++) bytes += approximateSize(docs[i]);
     const id = this.newId();
@@ -329,16 +341,27 @@ export class CursorRegistry {
     const cursor = this.live(id, now);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
     this.remove(id);
-    const batch = this.takeBatch(cursor, batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER);
+    const size = batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER;
+    const batch = this.takeBatch(cursor, size);
     if (!cursor.continued) this.counts.moreThanOneBatch++;
     cursor.continued = true;
-    if (cursor.position >= cursor.docs.length) return { id: 0n, ns: cursor.ns, batch };
+    if (this.exhausted(cursor, batch.length, size)) return { id: 0n, ns: cursor.ns, batch };
     // Now the most recently used.
     cursor.lastUse = now;
     this.cursors.set(id, cursor);
     this.held += cursor.bytes;
     this.sweep(now);
     return { id, ns: cursor.ns, batch };
+  }
+
+  /**
+   * Whether `cursor` is done after a batch of `taken` documents out of `size`
+   * asked: its documents are all sent, and (for one whose end is found late)
+   * the batch stopped short of full, having looked past the last of them.
+   */
+  private exhausted(cursor: ServerCursor, taken: number, size: number): boolean {
+    if (cursor.position < cursor.docs.length) return false;
+    return !cursor.endFoundLate || taken < size || taken === 0;
   }
 
   /** What is left of the maxTimeMS of the command that opened cursor `id` (undefined: no limit or no cursor). */

@@ -55,8 +55,12 @@ function int64(value: unknown, element: string): bigint | string {
   return integral;
 }
 
-/** The bit positions a bit test's operand names: a list of positions, a numeric mask or a BinData mask. */
-function bitPositions(name: string, spec: unknown): number[] {
+/**
+ * The bit positions a bit test's operand names: a list of positions, a
+ * numeric mask or a BinData mask; `path` is the field tested, which mongod's
+ * message for another operand starts with.
+ */
+function bitPositions(name: string, path: string, spec: unknown): number[] {
   if (Array.isArray(spec)) {
     return spec.map((position, i) => {
       const element = `${i}: ${formatKeyValue(position)}`;
@@ -92,16 +96,35 @@ function bitPositions(name: string, spec: unknown): number[] {
   }
   throw new CommandError(
     'BadValue',
-    `${name} takes an Array, a number, or a BinData but received: ${name}: ${formatKeyValue(spec)}`,
+    `${path} takes an Array, a number, or a BinData but received: ${name}: ${formatKeyValue(spec)}`,
   );
+}
+
+/**
+ * A stored Decimal128 as mongod's bit test reads it (`numberLong()`, that is
+ * Decimal128::toLong): rounded to the nearest integer, ties to even; NaN, an
+ * infinity or a value past Int64 give the conversion's "integer indefinite",
+ * the lowest Int64.
+ */
+function decimalToLong(value: unknown): bigint {
+  const exact = toExactNumber(value);
+  if (exact.kind !== 'finite') return INT64_MIN;
+  const { num, den } = exact;
+  let quotient = num / den;
+  const twice = (num % den) * 2n;
+  const away = twice < 0n ? -twice : twice;
+  // Past halfway, or exactly halfway from an odd quotient: away from zero.
+  if (away > den || (away === den && quotient % 2n !== 0n)) quotient += num < 0n ? -1n : 1n;
+  return quotient < INT64_MIN || quotient > INT64_MAX ? INT64_MIN : quotient;
 }
 
 /** Reads bit `position` of a stored value, or undefined when the value is no integer nor BinData. */
 function bitReader(value: unknown): ((position: number) => boolean) | undefined {
   const bytes = binaryBytes(value);
   if (bytes) return (position) => position < bytes.length * 8 && ((bytes[position >> 3]! >> (position & 7)) & 1) === 1;
-  if (!NUMBER_CODES.has(bsonTypeCode(value))) return undefined;
-  const number = int64(value, '');
+  const code = bsonTypeCode(value);
+  if (!NUMBER_CODES.has(code)) return undefined;
+  const number = code === 19 ? decimalToLong(value) : int64(value, '');
   if (typeof number === 'string') return undefined;
   // BigInt shifts are arithmetic: past bit 63 every bit is the sign bit, as mongod's sign extension has it.
   return (position) => ((number >> BigInt(position)) & 1n) === 1n;
@@ -109,7 +132,7 @@ function bitReader(value: unknown): ((position: number) => boolean) | undefined 
 
 function bitTest(name: string, test: (positions: number[], bit: (position: number) => boolean) => boolean) {
   return (selector: string, spec: unknown): Predicate => {
-    const positions = bitPositions(name, spec);
+    const positions = bitPositions(name, selector, spec);
     const path = queryPath(selector);
     return (doc) =>
       pathValues(doc, path, true).some((value) => {

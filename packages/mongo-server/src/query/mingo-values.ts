@@ -21,7 +21,9 @@ function convert(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(convert);
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Document = {};
-    for (const [key, v] of Object.entries(value)) out[key] = convert(v);
+    // A bit test's mask stays a double where it was one: mongod's errors print it as one ("-1.0").
+    for (const [key, v] of Object.entries(value))
+      out[key] = key.startsWith('$bits') && v instanceof Double ? v : convert(v);
     return out;
   }
   return value;

@@ -54,6 +54,9 @@ describe('checkProjectionShape', () => {
     ['$elemMatch after a positional path', { 'c.$': 1, a: { $elemMatch: { b: 1 } } }, true, 'Location31255'],
     ['a positional operator alone', { '.$': 1 }, true, 'Location5392900'],
     ['a positional path on an empty part', { 'a..$': 1 }, true, 'Location40353'],
+    ['an expression after an exclusion', { a: 0, b: { $add: [1, 2] } }, false, 'Location31252'],
+    ['a literal after an exclusion', { a: 0, b: 'x' }, false, 'Location31310'],
+    ['an exclusion after an expression', { b: { $add: [1, 2] }, a: 0 }, false, 'Location31254'],
   ])('should refuse %s', (_label, spec, find, codeName) => {
     expect(codeOf(() => checkProjectionShape(spec, { find }))).toBe(codeName);
   });

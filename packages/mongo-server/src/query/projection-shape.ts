@@ -11,6 +11,7 @@
  */
 import type { Document } from 'bson';
 
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { checkFieldPath } from './field-path.js';
@@ -92,11 +93,16 @@ class ShapeCheck {
           continue;
         }
         checkFieldPath(key);
-        if (this.find && Object.keys(value as Document)[0] === '$elemMatch') {
+        const operator = Object.keys(value as Document)[0];
+        if (this.find && operator === '$elemMatch') {
           if (this.hasPositional) {
             throw new CommandError('Location31255', 'Cannot specify positional operator and $elemMatch.');
           }
           this.hasElemMatch = true;
+        }
+        const findOwn = this.find && (operator === '$slice' || operator === '$elemMatch');
+        if (!findOwn && operator !== '$meta' && this.kind === 'exclude') {
+          throw new CommandError('Location31252', 'Cannot use expression other than $meta in exclusion projection');
         }
         this.add(path);
         this.checkKind(key, path, kindOf(value, this.find));
@@ -107,6 +113,12 @@ class ShapeCheck {
       } else {
         checkFieldPath(key);
         this.add(path);
+        if (!isInclusionOrExclusion(value) && this.kind === 'exclude') {
+          throw new CommandError(
+            'Location31310',
+            `Cannot use an expression ${key}: ${formatKeyValue(value)} in an exclusion projection`,
+          );
+        }
         this.checkKind(key, path, kindOf(value, this.find));
       }
     }

@@ -9,6 +9,10 @@ import { valueEnd } from './integral-doubles.js';
  */
 const withDuplicateId = new WeakSet<Document>();
 
+/** The little-endian int32 at `pos`: a document's or an array's length. */
+const int32At = (bytes: Uint8Array, pos: number): number =>
+  bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16) | (bytes[pos + 3]! << 24);
+
 /** Whether the BSON document in `bytes` has two top-level fields named `_id` (one pass, no allocation). */
 function namesIdTwice(bytes: Uint8Array): boolean {
   let seen = false;
@@ -24,10 +28,7 @@ function namesIdTwice(bytes: Uint8Array): boolean {
     while (pos < bytes.length && bytes[pos] !== 0) pos++;
     pos++;
     // An embedded document or array is skipped whole: only the top level's names count.
-    pos =
-      type === 0x03 || type === 0x04
-        ? pos + (bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16) | (bytes[pos + 3]! << 24))
-        : valueEnd(bytes, type, pos);
+    pos = type === 0x03 || type === 0x04 ? pos + int32At(bytes, pos) : valueEnd(bytes, type, pos);
     if (pos < 0 || pos > bytes.length) return false;
   }
   return false;
@@ -36,6 +37,49 @@ function namesIdTwice(bytes: Uint8Array): boolean {
 /** Remembers `doc`, decoded from `bytes`, as naming `_id` twice when it does. */
 export function noteDuplicateId(bytes: Uint8Array, doc: Document): void {
   if (namesIdTwice(bytes)) withDuplicateId.add(doc);
+}
+
+/**
+ * The same for the documents of an insert sent inside its command body
+ * (`documents: [...]`, as `db.command()` and some drivers send them) rather
+ * than as a document sequence: each element of the body's top-level
+ * `documents` array is checked against its decoded document.
+ */
+export function noteDuplicateIdsInBody(bytes: Uint8Array, body: Document): void {
+  const docs: unknown = body.documents;
+  if (!Array.isArray(docs) || Object.keys(body)[0] !== 'insert') return;
+  let pos = 4;
+  while (pos < bytes.length) {
+    const type = bytes[pos++]!;
+    if (type === 0) return;
+    const nameStart = pos;
+    while (pos < bytes.length && bytes[pos] !== 0) pos++;
+    const isDocuments =
+      type === 0x04 &&
+      Buffer.from(bytes.buffer, bytes.byteOffset + nameStart, pos - nameStart).toString('latin1') === 'documents';
+    pos++;
+    if (!isDocuments) {
+      pos = type === 0x03 || type === 0x04 ? pos + int32At(bytes, pos) : valueEnd(bytes, type, pos);
+      if (pos < 0 || pos > bytes.length) return;
+      continue;
+    }
+    // The array's elements: a type byte, the index as a name, then (for a document) its bytes.
+    const end = pos + int32At(bytes, pos);
+    let at = pos + 4;
+    let index = 0;
+    while (at < end && bytes[at] !== 0) {
+      const elementType = bytes[at++]!;
+      while (at < end && bytes[at] !== 0) at++;
+      at++;
+      const size = elementType === 0x03 || elementType === 0x04 ? int32At(bytes, at) : -1;
+      const next = size >= 0 ? at + size : valueEnd(bytes, elementType, at);
+      if (next < 0 || next > end) return;
+      if (elementType === 0x03 && namesIdTwice(bytes.subarray(at, next))) withDuplicateId.add(docs[index] as Document);
+      at = next;
+      index++;
+    }
+    return;
+  }
 }
 
 /** Whether `doc` came from bytes that named `_id` more than once. */

@@ -150,6 +150,8 @@ function child(container: Document | undefined, key: string): Document | undefin
 const DATA_FIELDS = new Set(['documents', 'updates', 'update', 'query', 'pipeline', 'let']);
 const UPDATE_STATEMENT_DATA_FIELDS = new Set(['u', 'q']);
 
+const BIT_TESTS = new Set(['$bitsAllSet', '$bitsAllClear', '$bitsAnySet', '$bitsAnyClear']);
+
 /** Operators whose numeric arguments are counts, positions or directions, never values. */
 const ARGUMENT_OPERATORS = new Set([
   '$limit',
@@ -183,6 +185,8 @@ function isValuePosition(isCommand: boolean, names: readonly string[]): boolean 
   const project = names.lastIndexOf('$project');
   if (project >= 0 && !names.slice(project + 1).some((name) => name.startsWith('$'))) return false;
   if (!isCommand) return true;
+  // A bit test's mask, wherever its filter is: mongod's errors print a double mask as one ("-1.0").
+  if (names.some((name) => BIT_TESTS.has(name))) return true;
   if (names.length < 2 || !DATA_FIELDS.has(names[0]!)) return false;
   return names[0] !== 'updates' || (names.length > 3 && UPDATE_STATEMENT_DATA_FIELDS.has(names[2]!));
 }

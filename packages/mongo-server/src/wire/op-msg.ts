@@ -3,7 +3,7 @@ import type { Document } from 'bson';
 import { CommandError } from '../commands/command-error.js';
 import { MAX_REPLY_DOCUMENT_BYTES, replySizeInvalid } from '../store/document-limits.js';
 import { decodeDocument, encodeDocument, encodedSize } from './bson-codec.js';
-import { noteDuplicateId } from './duplicate-ids.js';
+import { noteDuplicateId, noteDuplicateIdsInBody } from './duplicate-ids.js';
 import { HEADER_SIZE, OpCode, OpMsgFlags } from './wire-constants.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
@@ -50,7 +50,9 @@ export function parseOpMsg(frame: Buffer): OpMsgRequest {
     const kind = frame[pos++];
     if (kind === 0) {
       if (body) throw new WireProtocolError('OP_MSG has more than one body section', requestId);
+      const start = pos;
       [body, pos] = readDocument(frame, pos, end, requestId);
+      noteDuplicateIdsInBody(frame.subarray(start, pos), body);
     } else if (kind === 1) {
       if (pos + 4 > end) throw new WireProtocolError('OP_MSG document sequence is truncated', requestId);
       const size = frame.readInt32LE(pos);
