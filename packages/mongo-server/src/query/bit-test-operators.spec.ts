@@ -16,11 +16,31 @@ describe('bit test operators', () => {
     ['an integral Double', new Double(5), true],
     ['a Decimal128', Decimal128.fromString('5.0'), true],
     ['BinData', new Binary(Buffer.from([5])), true],
-    ['a fractional Decimal128', Decimal128.fromString('5.5'), false],
+    ['a fractional Decimal128 (5.4: 5)', Decimal128.fromString('5.4'), true],
     ['a string', '5', false],
     ['null', null, false],
   ])('$bitsAllSet [0, 2] on %s', (_label, value, expected) => {
     expect($bitsAllSet('a', [0, 2])({ a: value })).toBe(expected);
+  });
+
+  // Bit 0 tells the rounding apart: nearest, ties to even (truncation would make 4.6 even and 5.5 odd).
+  it.each<[string, boolean]>([
+    ['4.6', true],
+    ['4.5', false],
+    ['5.5', false],
+    ['-4.5', false],
+    ['-5.5', false],
+    ['-5.4', true],
+    ['-4.6', true],
+  ])('reads Decimal128 %s as the nearest Int64, ties to even (its bit 0 set: %s)', (text, odd) => {
+    expect($bitsAllSet('a', [0])({ a: Decimal128.fromString(text) })).toBe(odd);
+  });
+
+  it('reads a Decimal128 NaN, an infinity or one past Int64 as the lowest Int64 (only bit 63 and up set)', () => {
+    for (const text of ['NaN', 'Infinity', '-Infinity', '1E+30']) {
+      const value = { a: Decimal128.fromString(text) };
+      expect([$bitsAllSet('a', [63])(value), $bitsAnySet('a', [0, 62])(value)]).toEqual([true, false]);
+    }
   });
 
   it('tests every element of an array, and the four operators agree on 0b0101', () => {
