@@ -16,58 +16,15 @@
 import { Binary, type Db, type Document, Double, type FindCursor, Int32, Long, type MongoServerError } from 'mongodb';
 
 import { useDriverFixture, rejection } from './conformance.fixture.js';
+import { answer, double, expectDocument, int, isPlainDocument, long, ordered, run } from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
-
-const RAW = { promoteValues: false } as const;
-
-const int = (value: number): Int32 => new Int32(value);
-const double = (value: number): Double => new Double(value);
-const long = (value: number | bigint): Long => Long.fromBigInt(BigInt(value));
-
-/** Fields a replica set member adds to every reply (the other suite removes them too). */
-const CLUSTER_FIELDS = ['$clusterTime', 'operationTime', 'electionId', 'opTime', 'commitQuorum'];
-
-/** The reply to `command` with its BSON number types kept, without the fields a replica set adds. */
-async function run(db: Db, command: Document): Promise<Document> {
-  const reply = await db.command(command, RAW);
-  for (const field of CLUSTER_FIELDS) delete reply[field];
-  return reply;
-}
-
-function isPlainDocument(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/**
- * `value` with each document turned into its list of `[field, value]` pairs, a comparison that sees field
- * order, and each number into its BSON type and value (`'double 1'`), which a diff shows.
- */
-function ordered(value: unknown): unknown {
-  if (value instanceof Int32) return `int32 ${value.value}`;
-  if (value instanceof Double) return `double ${value.value}`;
-  if (value instanceof Long) return `int64 ${value.toString()}`;
-  if (typeof value === 'number') return `number ${value}`;
-  if (Array.isArray(value)) return value.map(ordered);
-  if (isPlainDocument(value)) return Object.entries(value).map(([field, item]) => [field, ordered(item)]);
-  return value;
-}
 
 /** A number's value, whichever its BSON type; 0 for none. */
 function numeric(value: unknown): number {
   if (value instanceof Int32 || value instanceof Double) return value.value;
   if (value instanceof Long) return value.toNumber();
   return typeof value === 'number' ? value : 0;
-}
-
-/** Expects `actual` to be `expected`, field order and BSON number types included. */
-function expectDocument(actual: unknown, expected: unknown): void {
-  expect(ordered(actual)).toStrictEqual(ordered(expected));
-}
-
-/** The error's code, codeName and message. */
-function answer(error: MongoServerError): Document {
-  return { code: error.code, codeName: error.codeName, message: error.message };
 }
 
 /** A placeholder for a value checked by type only: the type's name, which {@link checked} puts in its place. */

@@ -19,77 +19,23 @@
  * double and an Int64 stay apart (`ok` is a double in mongod's replies).
  * Written to pass against a real MongoDB 7 (MONGO_URL) too.
  */
-import {
-  Binary,
-  BSON,
-  BSONRegExp,
-  type Db,
-  Decimal128,
-  type Document,
-  Double,
-  Int32,
-  Long,
-  type MongoServerError,
-  ObjectId,
-  Timestamp,
-} from 'mongodb';
+import { Binary, BSON, BSONRegExp, type Db, type Document, Int32, ObjectId, Timestamp } from 'mongodb';
 
 import { rejection, useDriverFixture } from './conformance.fixture.js';
+import {
+  answer,
+  decimal,
+  double,
+  expectDocument,
+  int,
+  isPlainDocument,
+  long,
+  ordered,
+  RAW,
+  run,
+} from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
-
-/** Numbers keep their BSON type; a regex stays a BSON regex (an empty pattern is no JavaScript RegExp). */
-const RAW = { promoteValues: false, bsonRegExp: true } as const;
-
-const int = (value: number): Int32 => new Int32(value);
-const double = (value: number): Double => new Double(value);
-const long = (value: number | bigint): Long => Long.fromBigInt(BigInt(value));
-const decimal = (value: string): Decimal128 => Decimal128.fromString(value);
-
-/** Fields a replica set member adds to every reply (the other suite removes them too). */
-const CLUSTER_FIELDS = ['$clusterTime', 'operationTime', 'electionId', 'opTime', 'commitQuorum'];
-
-/** The reply to `command` with its BSON number types kept, without the fields a replica set adds. */
-async function run(db: Db, command: Document): Promise<Document> {
-  const reply = await db.command(command, RAW);
-  for (const field of CLUSTER_FIELDS) delete reply[field];
-  return reply;
-}
-
-function isPlainDocument(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/**
- * `value` with each document turned into its list of `[field, value]` pairs, a comparison that sees field
- * order, and each BSON value into its type and value (`'double 1'`, `'double -0'`), which a diff shows.
- */
-function ordered(value: unknown): unknown {
-  if (value instanceof Int32) return `int32 ${value.value}`;
-  if (value instanceof Double) return `double ${Object.is(value.value, -0) ? '-0' : value.value}`;
-  if (value instanceof Long) return `int64 ${value.toString()}`;
-  if (value instanceof Decimal128) return `decimal128 ${value.toString()}`;
-  if (value instanceof Binary) return `binary ${value.sub_type} ${value.toString('hex')}`;
-  if (value instanceof ObjectId) return `objectId ${value.toHexString()}`;
-  if (value instanceof Timestamp) return `timestamp ${value.t} ${value.i}`;
-  if (value instanceof BSONRegExp) return `regex /${value.pattern}/${value.options}`;
-  if (value instanceof Date) return `date ${value.getTime()}`;
-  if (typeof value === 'number') return `number ${value}`;
-  if (Array.isArray(value)) return value.map(ordered);
-  if (value instanceof Map) return [...(value as Map<string, unknown>)].map(([field, item]) => [field, ordered(item)]);
-  if (isPlainDocument(value)) return Object.entries(value).map(([field, item]) => [field, ordered(item)]);
-  return value;
-}
-
-/** Expects `actual` to be `expected`, field order and BSON types included. */
-function expectDocument(actual: unknown, expected: unknown): void {
-  expect(ordered(actual)).toStrictEqual(ordered(expected));
-}
-
-/** The error's code, codeName and message. */
-function answer(error: MongoServerError): Document {
-  return { code: error.code, codeName: error.codeName, message: error.message };
-}
 
 /** The `_id`/`v` documents of a data set of the other suite; `UNSET` leaves `v` out. */
 const UNSET = Symbol('unset');

@@ -16,68 +16,25 @@
  * apart (`ok` is a double in mongod's replies). Written for a server without
  * authentication; passes against a real MongoDB 7 (MONGO_URL) too.
  */
-import {
-  type ClientSession,
-  type Db,
-  type Document,
-  Binary,
-  Double,
-  Int32,
-  Long,
-  type MongoServerError,
-  UUID,
-} from 'mongodb';
+import { type ClientSession, type Db, type Document, Binary, Int32, Long, type MongoServerError, UUID } from 'mongodb';
 
 import { useDriverFixture, rejection } from './conformance.fixture.js';
+import {
+  answer,
+  double,
+  expectDocument,
+  int,
+  isPlainDocument,
+  long,
+  ordered,
+  RAW,
+  run,
+} from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
 
 /** Whether the suite runs on the embedded server (no MONGO_URL), where some answers are known to differ. */
 const embedded = !process.env.MONGO_URL;
-
-const RAW = { promoteValues: false } as const;
-
-const int = (value: number): Int32 => new Int32(value);
-const double = (value: number): Double => new Double(value);
-const long = (value: number | bigint): Long => Long.fromBigInt(BigInt(value));
-
-/** Fields a replica set member adds to every reply (the other suite removes them too). */
-const CLUSTER_FIELDS = ['$clusterTime', 'operationTime', 'electionId', 'opTime', 'commitQuorum'];
-
-/** The reply to `command` with its BSON number types kept, without the fields a replica set adds. */
-async function run(db: Db, command: Document, session?: ClientSession): Promise<Document> {
-  const reply = await db.command(command, session === undefined ? RAW : { ...RAW, session });
-  for (const field of CLUSTER_FIELDS) delete reply[field];
-  return reply;
-}
-
-function isPlainDocument(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/**
- * `value` with each document turned into its list of `[field, value]` pairs, a comparison that sees field
- * order, and each number into its BSON type and value (`'double 1'`), which a diff shows.
- */
-function ordered(value: unknown): unknown {
-  if (value instanceof Int32) return `int32 ${value.value}`;
-  if (value instanceof Double) return `double ${value.value}`;
-  if (value instanceof Long) return `int64 ${value.toString()}`;
-  if (typeof value === 'number') return `number ${value}`;
-  if (Array.isArray(value)) return value.map(ordered);
-  if (isPlainDocument(value)) return Object.entries(value).map(([field, item]) => [field, ordered(item)]);
-  return value;
-}
-
-/** Expects `actual` to be `expected`, field order and BSON number types included. */
-function expectDocument(actual: unknown, expected: unknown): void {
-  expect(ordered(actual)).toStrictEqual(ordered(expected));
-}
-
-/** The error's code (a number, also when the reply was read with its BSON types kept), codeName and message. */
-function answer(error: MongoServerError): Document {
-  return { code: Number(error.code), codeName: error.codeName, message: error.message };
-}
 
 /** A placeholder for a value checked by type only: the type's name, which {@link checked} puts in its place. */
 const POSITIVE_INT32 = '<int32 > 0>';
