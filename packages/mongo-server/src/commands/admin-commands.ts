@@ -23,7 +23,7 @@ import {
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { NAMESPACE_COMMANDS } from './namespace-commands.js';
+import { killDroppedPlans, NAMESPACE_COMMANDS } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
 import { checkViewDefinition } from './view-commands.js';
 import { checkNewView } from './view-graph.js';
@@ -348,14 +348,19 @@ function refuseUnsupportedOptions(options: Document): void {
 const drop: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'drop');
   const dropped = ctx.store.dropCollection(ctx.db, name);
-  if (dropped) ctx.store.changes.collectionDropped(ctx.db, name);
+  if (dropped) {
+    ctx.store.changes.collectionDropped(ctx.db, name);
+    killDroppedPlans(ctx, dropped);
+  }
   // MongoDB 7 reports success for a collection that does not exist.
   return dropped ? { nIndexesWas: dropped.indexSpecs().length, ns: dropped.ns, ok: 1 } : { ok: 1 };
 };
 
 const dropDatabase: CommandHandler = (_cmd, ctx) => {
-  const names = ctx.store.collections(ctx.db).map((collection) => collection.name);
+  const collections = ctx.store.collections(ctx.db);
+  const names = collections.map((collection) => collection.name);
   ctx.store.dropDatabase(ctx.db);
+  for (const collection of collections) killDroppedPlans(ctx, collection);
   if (names.length === 0) return { ok: 1 }; // mongod names only a database it dropped
   ctx.store.changes.databaseDropped(ctx.db, names);
   return { dropped: ctx.db, ok: 1 };

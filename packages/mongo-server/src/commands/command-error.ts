@@ -46,6 +46,7 @@ export const ErrorCode = {
   CommandNotSupported: 115,
   ClientMetadataCannotBeMutated: 186,
   InvalidUUID: 207,
+  QueryPlanKilled: 175,
   DocumentValidationFailure: 121,
   InvalidPipelineOperator: 168,
   CommandNotSupportedOnView: 166,

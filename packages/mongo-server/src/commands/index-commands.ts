@@ -283,7 +283,11 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
       throw new CommandError('IndexNotFound', `index not found with name [${indexName}]`);
     }
   }
-  for (const indexName of names) collection.indexes.delete(indexName);
+  for (const indexName of names) {
+    collection.indexes.delete(indexName);
+    // The cursors whose plan walked it are killed, as on mongod (their getMores fail).
+    ctx.cursors.killPlans(collection.ns, `index '${indexName}' dropped`, indexName);
+  }
   return { nIndexesWas: before, ok: 1 };
 };
 

@@ -83,6 +83,11 @@ function checkRenameTarget(ns: string, db: string, name: string): void {
   if (problem !== undefined) throw new CommandError('IllegalOperation', `error with target namespace: ${problem}`);
 }
 
+/** Kills the plans of the cursors over `collection`, just dropped, as mongod does (their getMores fail). */
+export function killDroppedPlans(ctx: CommandContext, collection: CollectionStore): void {
+  ctx.cursors.killPlans(collection.ns, `collection dropped. UUID ${collection.uuid.toHexString(true)}`);
+}
+
 /** `renameCollection` (run on admin): moves the documents, indexes and options to the new namespace. */
 const renameCollection: CommandHandler = (cmd, ctx) => {
   if (ctx.db !== 'admin') {
@@ -126,7 +131,8 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   }
   if (ctx.store.collection(toDb, toName)) {
     if (cmd.dropTarget !== true) throw new CommandError('NamespaceExists', 'target namespace exists');
-    ctx.store.dropCollection(toDb, toName);
+    const replaced = ctx.store.dropCollection(toDb, toName);
+    if (replaced) killDroppedPlans(ctx, replaced);
   }
   // Within its database a collection keeps its UUID; moved to another, it is a copy with its own.
   const { collection: target } = ctx.store.ensureCollection(
@@ -139,6 +145,7 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   for (const doc of source.documents()) target.rawSet(CollectionStore.idKey(doc), doc);
   for (const spec of source.indexSpecs().slice(1)) target.addIndex(spec);
   ctx.store.dropCollection(fromDb, fromName);
+  ctx.cursors.killPlans(from, `collection renamed from '${from}' to '${to}'. UUID ${source.uuid.toHexString(true)}`);
   ctx.store.changes.collectionRenamed(fromDb, fromName, { db: toDb, coll: toName });
   return { ok: 1 };
 };

@@ -4,7 +4,7 @@ import { resolve } from 'mingo/util';
 
 import { bsonEquals, compareBson } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
-import type { CursorBatch } from '../cursor/cursor-registry.js';
+import type { CursorBatch, OpenCursorOptions } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { countQuery, recordIdsOf, runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
@@ -104,7 +104,7 @@ function cursorReply(cursor: CursorBatch, first: boolean): Document {
 /**
  * Opens a cursor over `docs` honouring `cursor.batchSize` / `batchSize` /
  * `singleBatch` (and find's `noCursorTimeout`), owned by the command's
- * session; `endFoundLate` as {@link OpenCursorOptions.endFoundLate}.
+ * session; `endFoundLate` and `index` as {@link OpenCursorOptions} has them.
  */
 export function openCursor(
   ctx: CommandContext,
@@ -113,14 +113,22 @@ export function openCursor(
   batchSize?: number,
   singleBatch = false,
   noTimeout = false,
-  endFoundLate = false,
+  { endFoundLate = false, index }: Pick<OpenCursorOptions, 'endFoundLate' | 'index'> = {},
 ): Document {
   if (batchSize !== undefined && batchSize < 0) {
     throw new CommandError('Location51024', `BSON field 'batchSize' value must be >= 0, actual value '${batchSize}'`);
   }
   const maxTimeMSLeft = OperationBudget.current()?.remainingMaxTimeMS();
   return cursorReply(
-    ctx.cursors.open(ns, docs, { batchSize, singleBatch, maxTimeMSLeft, noTimeout, owner: ctx.owner, endFoundLate }),
+    ctx.cursors.open(ns, docs, {
+      batchSize,
+      singleBatch,
+      maxTimeMSLeft,
+      noTimeout,
+      owner: ctx.owner,
+      endFoundLate,
+      index,
+    }),
     true,
   );
 }
@@ -138,7 +146,7 @@ const find: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'find');
   const { limit = 0, singleBatch } = findRequest(cmd);
   const showRecordId = optionalBool(cmd, 'showRecordId');
-  const found = runFind(cmd, ctx).docs;
+  const { docs: found, plan } = runFind(cmd, ctx);
   let docs = projectWithTextScore(
     found,
     optionalDocument(cmd, 'projection'),
@@ -154,8 +162,11 @@ const find: CommandHandler = (cmd, ctx) => {
     limit > 0 && batchSize === undefined ? limit : batchSize,
     singleBatch,
     cmd.noCursorTimeout === true,
-    // A limit that ended the documents is known at once (mongod's LIMIT stage); a scan's end only when read.
-    limit === 0 || docs.length < limit,
+    {
+      // A limit that ended the documents is known at once (mongod's LIMIT stage); a scan's end only when read.
+      endFoundLate: limit === 0 || docs.length < limit,
+      index: plan.kind === 'IXSCAN' ? plan.index.name : plan.kind === 'TEXT' ? plan.indexName : undefined,
+    },
   );
 };
 
@@ -384,7 +395,7 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
   const options = mingoOptions({ collectionResolver: (name: string) => ctx.lookupDocuments(name, joinCollation) });
   const docs = withMingoErrors(() => new Aggregator(stages, options).run(clonedEach(input)) as Document[]);
   // A pipeline finds its end only when asked for one more document, as a find's scan does.
-  return openCursor(ctx, ns, docs, batchSize, false, false, true);
+  return openCursor(ctx, ns, docs, batchSize, false, false, { endFoundLate: true });
 }
 
 /** find, getMore, killCursors, count, distinct, aggregate. */

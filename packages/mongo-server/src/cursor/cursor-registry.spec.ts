@@ -241,3 +241,32 @@ describe('CursorRegistry: a plan that finds its end only when asked for one more
     expect(registry.open('t.c', [], { batchSize: 5, endFoundLate: true }).id).toBe(0n);
   });
 });
+
+describe('CursorRegistry: plans killed under their cursors', () => {
+  it("should fail a killed cursor's next getMore with QueryPlanKilled, then forget it", () => {
+    const registry = new CursorRegistry();
+    const { id } = registry.open('t.c', DOCS, { batchSize: 1 });
+    const other = registry.open('t.other', DOCS, { batchSize: 1 }).id;
+    registry.killPlans('t.c', 'collection dropped. UUID 00000000-0000-4000-8000-000000000000');
+    expect(() => registry.next(id, 1)).toThrow(
+      'Executor error during getMore :: caused by :: collection dropped. UUID 00000000-0000-4000-8000-000000000000',
+    );
+    expect(isOpen(registry, id)).toBe(false);
+    expect(isOpen(registry, other)).toBe(true);
+  });
+
+  it('should kill only the cursors whose plan walked the dropped index', () => {
+    const registry = new CursorRegistry();
+    const walked = registry.open('t.c', DOCS, { batchSize: 1, index: 'x_1' }).id;
+    const scanned = registry.open('t.c', DOCS, { batchSize: 1 }).id;
+    registry.killPlans('t.c', "index 'x_1' dropped", 'x_1');
+    let error: unknown;
+    try {
+      registry.next(walked, 1);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toMatchObject({ codeName: 'QueryPlanKilled', code: 175 });
+    expect(isOpen(registry, scanned)).toBe(true);
+  });
+});

@@ -58,6 +58,8 @@ export interface OpenCursorOptions {
    * closes it. Not for documents a limit ended, nor those of a list command.
    */
   endFoundLate?: boolean;
+  /** The index the plan that found the documents walked: dropping it kills the cursor. */
+  index?: string;
 }
 
 /** What a getMore carries that must match the cursor it continues. */
@@ -114,6 +116,10 @@ interface ServerCursor {
   continued: boolean;
   /** See {@link OpenCursorOptions.endFoundLate}. */
   readonly endFoundLate: boolean;
+  /** See {@link OpenCursorOptions.index}. */
+  readonly index?: string;
+  /** Why its plan was killed (its collection dropped or renamed, its index dropped): its next getMore says so. */
+  killedBecause?: string;
 }
 
 /**
@@ -304,6 +310,7 @@ export class CursorRegistry {
       lastUse: now,
       continued: false,
       endFoundLate: options.endFoundLate === true,
+      index: options.index,
     };
     const size = options.batchSize ?? DEFAULT_FIRST_BATCH;
     const batch = this.takeBatch(first, size);
@@ -341,6 +348,12 @@ export class CursorRegistry {
     const cursor = this.live(id, now);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
     this.remove(id);
+    if (cursor.killedBecause !== undefined) {
+      throw new CommandError(
+        'QueryPlanKilled',
+        `Executor error during getMore :: caused by :: ${cursor.killedBecause}`,
+      );
+    }
     const size = batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER;
     const batch = this.takeBatch(cursor, size);
     if (!cursor.continued) this.counts.moreThanOneBatch++;
@@ -386,6 +399,18 @@ export class CursorRegistry {
     this.cursors.delete(id);
     this.held -= cursor.bytes;
     return true;
+  }
+
+  /**
+   * Kills the plans of the cursors over namespace `ns` (of those that walked
+   * index `index`, when given), as mongod kills them when their collection is
+   * dropped or renamed or their index dropped: each stays until its next
+   * getMore, which fails with QueryPlanKilled giving `reason`.
+   */
+  killPlans(ns: string, reason: string, index?: string): void {
+    for (const cursor of this.cursors.values()) {
+      if (cursor.ns === ns && (index === undefined || cursor.index === index)) cursor.killedBecause ??= reason;
+    }
   }
 
   /** Closes the cursors opened in the sessions whose `lsid.id` hex is in `keys`, or in any session. */
