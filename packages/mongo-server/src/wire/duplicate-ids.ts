@@ -13,6 +13,16 @@ const withDuplicateId = new WeakSet<Document>();
 const int32At = (bytes: Uint8Array, pos: number): number =>
   bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16) | (bytes[pos + 3]! << 24);
 
+/**
+ * Where the embedded document or array whose length is at `pos` ends; -1 for
+ * a length below the smallest document's 5 bytes (the decoder refused such
+ * bytes before these walks, which are never to move backwards all the same).
+ */
+function skipContainer(bytes: Uint8Array, pos: number): number {
+  const size = int32At(bytes, pos);
+  return size < 5 ? -1 : pos + size;
+}
+
 /** Whether the BSON document in `bytes` has two top-level fields named `_id` (one pass, no allocation). */
 function namesIdTwice(bytes: Uint8Array): boolean {
   let seen = false;
@@ -28,7 +38,7 @@ function namesIdTwice(bytes: Uint8Array): boolean {
     while (pos < bytes.length && bytes[pos] !== 0) pos++;
     pos++;
     // An embedded document or array is skipped whole: only the top level's names count.
-    pos = type === 0x03 || type === 0x04 ? pos + int32At(bytes, pos) : valueEnd(bytes, type, pos);
+    pos = type === 0x03 || type === 0x04 ? skipContainer(bytes, pos) : valueEnd(bytes, type, pos);
     if (pos < 0 || pos > bytes.length) return false;
   }
   return false;
@@ -59,20 +69,21 @@ export function noteDuplicateIdsInBody(bytes: Uint8Array, body: Document): void 
       Buffer.from(bytes.buffer, bytes.byteOffset + nameStart, pos - nameStart).toString('latin1') === 'documents';
     pos++;
     if (!isDocuments) {
-      pos = type === 0x03 || type === 0x04 ? pos + int32At(bytes, pos) : valueEnd(bytes, type, pos);
+      pos = type === 0x03 || type === 0x04 ? skipContainer(bytes, pos) : valueEnd(bytes, type, pos);
       if (pos < 0 || pos > bytes.length) return;
       continue;
     }
     // The array's elements: a type byte, the index as a name, then (for a document) its bytes.
-    const end = pos + int32At(bytes, pos);
+    const end = skipContainer(bytes, pos);
+    if (end < 0 || end > bytes.length) return;
     let at = pos + 4;
     let index = 0;
     while (at < end && bytes[at] !== 0) {
       const elementType = bytes[at++]!;
       while (at < end && bytes[at] !== 0) at++;
       at++;
-      const size = elementType === 0x03 || elementType === 0x04 ? int32At(bytes, at) : -1;
-      const next = size >= 0 ? at + size : valueEnd(bytes, elementType, at);
+      const next =
+        elementType === 0x03 || elementType === 0x04 ? skipContainer(bytes, at) : valueEnd(bytes, elementType, at);
       if (next < 0 || next > end) return;
       if (elementType === 0x03 && namesIdTwice(bytes.subarray(at, next))) withDuplicateId.add(docs[index] as Document);
       at = next;
