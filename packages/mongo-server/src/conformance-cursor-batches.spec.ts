@@ -21,21 +21,12 @@
  */
 import { type ClientSession, type Collection, type Document, type FindCursor, Long } from 'mongodb';
 
-import { useDriverFixture, rejection } from './conformance.fixture.js';
+import { useDriverFixture, useSessions, rejection } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
 
-let sessions: ClientSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.map((session) => session.endSession()));
-  sessions = [];
-});
-
-function startSession(): ClientSession {
-  const session = fx.client.startSession();
-  sessions.push(session);
-  return session;
-}
+const sessions = useSessions(fx);
+const startSession = (): ClientSession => sessions.start();
 
 /** `itcount()`: how many documents the cursor has left. */
 async function itcount(cursor: FindCursor): Promise<number> {

@@ -9,21 +9,12 @@
  */
 import { type ClientSession, type Collection, type Document, Long } from 'mongodb';
 
-import { useDriverFixture, rejection } from './conformance.fixture.js';
+import { useDriverFixture, useSessions, rejection } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
 
-let sessions: ClientSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.map((session) => session.endSession()));
-  sessions = [];
-});
-
-function startSession(): ClientSession {
-  const session = fx.client.startSession();
-  sessions.push(session);
-  return session;
-}
+const sessions = useSessions(fx);
+const startSession = (): ClientSession => sessions.start();
 
 /** A collection of five documents. */
 async function five(name: string): Promise<Collection> {

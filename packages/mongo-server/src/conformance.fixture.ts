@@ -1,4 +1,11 @@
-import { type Collection, type Db, MongoClient, type MongoClientOptions, MongoServerError } from 'mongodb';
+import {
+  type ClientSession,
+  type Collection,
+  type Db,
+  MongoClient,
+  type MongoClientOptions,
+  MongoServerError,
+} from 'mongodb';
 import { startTestMongo, type StartTestMongoOptions, type TestMongo } from './start-test-mongo.js';
 
 /** What a conformance suite works with; valid from its `beforeAll` on. */
@@ -75,4 +82,23 @@ export async function rejection(promise: Promise<unknown>): Promise<MongoServerE
   );
   if (!(error instanceof MongoServerError)) throw new Error(`expected a MongoServerError, got ${String(error)}`);
   return error;
+}
+
+/**
+ * Explicit sessions for a suite's cursors (a getMore must come from the
+ * cursor's session): `start()` gives one, and each is ended after its test.
+ */
+export function useSessions(fx: DriverFixture): { start(): ClientSession } {
+  let sessions: ClientSession[] = [];
+  afterEach(async () => {
+    await Promise.all(sessions.map((session) => session.endSession()));
+    sessions = [];
+  });
+  return {
+    start() {
+      const session = fx.client.startSession();
+      sessions.push(session);
+      return session;
+    },
+  };
 }
