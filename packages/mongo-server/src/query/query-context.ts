@@ -45,7 +45,6 @@ import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
 import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 import { clonedEach } from './update-paths.js';
-import { withoutText } from './text-query-parser.js';
 
 type Predicate = (doc: unknown) => boolean;
 
@@ -446,31 +445,33 @@ export function compileFilter(filter: Document | undefined, scope: Scope = NO_VA
     checkVariables(expr, scope);
   });
   // `$text` is checked here but matched through the text index (text-search.ts runs such queries).
-  const query = withMingoErrors(
-    () => new Query(conditionForMingo(withoutComments(withoutText(filter))), preparedMingoOptions()),
-  );
+  const query = withMingoErrors(() => new Query(conditionForMingo(matchedPart(filter)), preparedMingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));
 }
 
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 
 /**
- * `filter` without its `$comment`s: a note for the logs that mongod's parser
+ * The clauses the matcher leaves out: `$text`, run against the text index by
+ * `runTextQuery`, and `$comment`, a note for the logs that mongod's parser
  * takes wherever a top-level operator may be (and matches everything), which
  * mingo refuses as an unknown top-level operator.
  */
-function withoutComments(filter: Document): Document {
+const NOT_MATCHED = new Set(['$text', '$comment']);
+
+/** `filter` without its `$text` and `$comment` clauses, at its top level and in `$and`, `$or`, `$nor`. */
+function matchedPart(filter: Document): Document {
   const keys = Object.keys(filter);
-  if (!keys.includes('$comment') && !keys.some((key) => LOGICAL.has(key))) return filter;
+  if (!keys.some((key) => NOT_MATCHED.has(key) || LOGICAL.has(key))) return filter;
   const out: Document = {};
   for (const key of keys) {
-    if (key === '$comment') continue;
+    if (NOT_MATCHED.has(key)) continue;
     const value: unknown = filter[key];
     // Defined, not assigned: a field named "__proto__" stays a field.
     Object.defineProperty(out, key, {
       value:
         LOGICAL.has(key) && Array.isArray(value)
-          ? value.map((branch: unknown) => (isPlainSpec(branch) ? withoutComments(branch) : branch))
+          ? value.map((branch: unknown) => (typeAlias(branch) === 'object' ? matchedPart(branch as Document) : branch))
           : value,
       enumerable: true,
       writable: true,

@@ -120,23 +120,3 @@ export function parseSearch(search: string, analysis: TextAnalysis): ParsedSearc
   if (inPhrase) (negation ? negatedPhrases : phrases).push(search.slice(phraseStart));
   return { indexTerms, terms, negatedTerms, phrases, negatedPhrases };
 }
-
-/**
- * `filter` without its `$text` clauses (at the top level and in `$and`,
- * `$or`, `$nor`), for the matcher to check the rest: the clauses themselves
- * are run against the text index by `runTextQuery`, never by the matcher.
- */
-export function withoutText(filter: Document): Document {
-  if (!Object.keys(filter).some((key) => key === '$text' || key === '$and' || key === '$or' || key === '$nor')) {
-    return filter;
-  }
-  const out: Document = {};
-  for (const [key, value] of Object.entries(filter)) {
-    if (key === '$text') continue;
-    const logical = (key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value);
-    out[key] = logical
-      ? value.map((branch: unknown) => (typeAlias(branch) === 'object' ? withoutText(branch as Document) : branch))
-      : value;
-  }
-  return out;
-}
