@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 
-import { valueEnd } from './integral-doubles.js';
+import { int32At, valueEnd } from './integral-doubles.js';
 
 /**
  * Inserted documents whose bytes named `_id` more than once. bson's decoder
@@ -8,10 +8,6 @@ import { valueEnd } from './integral-doubles.js';
  * refuses such a document (fixDocumentForInsert), and so does insert here.
  */
 const withDuplicateId = new WeakSet<Document>();
-
-/** The little-endian int32 at `pos`: a document's or an array's length. */
-const int32At = (bytes: Uint8Array, pos: number): number =>
-  bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16) | (bytes[pos + 3]! << 24);
 
 /**
  * Where the embedded document or array whose length is at `pos` ends; -1 for

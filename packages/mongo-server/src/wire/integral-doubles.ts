@@ -43,6 +43,11 @@ function readDouble(bytes: Uint8Array, pos: number): number {
 /** Called for each element of a document: its type byte, where its name starts and where its value starts. */
 type Visit = (type: number, nameStart: number, valueStart: number) => void;
 
+/** The little-endian int32 at `pos` (a length), read from the bytes without a DataView. */
+export function int32At(bytes: Uint8Array, pos: number): number {
+  return bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16) | (bytes[pos + 3]! << 24);
+}
+
 /**
  * Where the value of an element of `type` starting at `pos` ends, entering
  * documents and arrays (their value ends after their length) and skipping a
@@ -54,7 +59,7 @@ export function valueEnd(bytes: Uint8Array, type: number, pos: number): number {
   if (type === 0x03 || type === 0x04) return pos + 4;
   if (type === 0x02 || type === 0x0d || type === 0x0e || type === 0x05 || type === 0x0f || type === 0x0c) {
     if (pos + 4 > bytes.length) return -1;
-    const size = bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16) | (bytes[pos + 3]! << 24);
+    const size = int32At(bytes, pos);
     if (size < 0) return -1;
     // string-like: length + bytes; binary: length + subtype + bytes; code with scope: its total length; dbPointer: a string + 12-byte id.
     return pos + (type === 0x0f ? size : type === 0x05 ? 5 + size : type === 0x0c ? 16 + size : 4 + size);
