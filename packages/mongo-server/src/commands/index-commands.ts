@@ -140,6 +140,8 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   }
   checkTtl(spec);
   const { background: _background, ...rest } = spec;
+  // mongod names every {_id: 1} index `_id_` (_fixIndexSpec), so creating one again is "already exists", not a name conflict.
+  if (idIndex) rest.name = '_id_';
   const normalized = normalizeTextIndexSpec({ v: 2, ...rest } as IndexSpec);
   // mongod's limit on a compound key (its Ordering holds one bit per field); each write computes every field's keys.
   if (Object.keys(normalized.key).length > MAX_COMPOUND_INDEX_KEYS) {

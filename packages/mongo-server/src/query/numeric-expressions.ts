@@ -3,14 +3,16 @@ import * as expressionOperators from 'mingo/operators/expression';
 import { $push, $stdDevPop, $stdDevSamp } from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 
+import { decimalArithmetic, decimalAverage, decimalSum, hasDecimal } from './decimal-arithmetic.js';
+import { INTEGER_OPERATORS, integerArithmetic } from './integer-arithmetic.js';
 import { fitsInt64, numericType, storedDouble, toDouble, unwrapNumber } from './numeric-types.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
 /**
  * When an operator's numeric result is a double: `widest` when any operand
- * is one (`$add: [5, 1.0]` is `6.0`), `always` ($divide, $sqrt, …), `first`
- * when the value operand is ($floor of `5.5` is `5.0`); `never` for
+ * is one (`$add: [5, 1.0]` is `6.0`), `always` ($divide, $log, …), `first`
+ * when the value operand is ($trunc of `5.5` is `5.0`); `never` for
  * operators that only need to see a double as a number (`$toString`, `$in`).
  */
 type DoubleRule = 'widest' | 'always' | 'first' | 'never';
@@ -22,15 +24,8 @@ const RULES: Readonly<Record<string, DoubleRule>> = {
   $mod: 'widest',
   $pow: 'widest',
   $divide: 'always',
-  $sqrt: 'always',
-  $exp: 'always',
-  $ln: 'always',
   $log: 'always',
-  $log10: 'always',
   $toDouble: 'always',
-  $abs: 'first',
-  $ceil: 'first',
-  $floor: 'first',
   $trunc: 'first',
   $round: 'first',
   $toString: 'never',
@@ -59,6 +54,9 @@ const RULES: Readonly<Record<string, DoubleRule>> = {
   $bitXor: 'never',
   $bitNot: 'never',
 };
+
+/** Operators whose numbers are added up in decimal once one is a Decimal128 (decimal-arithmetic.ts). */
+const DECIMAL_OPERATORS = new Set(['$add', '$subtract', '$multiply', '$divide']);
 
 function isDouble(value: unknown): boolean {
   return numericType(value) === 'double';
@@ -99,6 +97,13 @@ function typedArithmetic(name: string, rule: DoubleRule): ExpressionOperator {
   return (obj, expr, options) => {
     const args: unknown = evalExpr(obj, expr, options);
     const list: unknown[] = Array.isArray(args) ? args : [args];
+    if (DECIMAL_OPERATORS.has(name) && hasDecimal(list) && list.every((value) => numericType(value) !== undefined)) {
+      return decimalArithmetic(name as Parameters<typeof decimalArithmetic>[0], list);
+    }
+    if (INTEGER_OPERATORS.has(name) && list.some((value) => typeof value === 'bigint')) {
+      const result = integerArithmetic(name, list);
+      if (result !== undefined) return result;
+    }
     const double =
       rule === 'always' || (rule === 'first' ? isDouble(list[0]) : rule === 'widest' && list.some(isDouble));
     // Each operand as a literal, so mingo does not evaluate the expression a second time.
@@ -119,19 +124,17 @@ const INT32_MAX = 2n ** 31n - 1n;
 /** The numbers among an accumulator's values (its expression per document, or an expression's array). */
 function numbers(collection: unknown[], expr: unknown, options: Options): unknown[] {
   const values = ($push as (c: unknown[], e: unknown, o: Options) => unknown[])(collection, expr, options);
-  return values.filter((value) => {
-    const type = numericType(value);
-    return type !== undefined && type !== 'decimal';
-  });
+  return values.filter((value) => numericType(value) !== undefined);
 }
 
 /**
  * `$sum` with MongoDB's result type: int32 while the total fits, then Int64
  * (then double); Int64 when a long is summed; a double as soon as one is (`$sum` of `5.0`
- * is `5.0`). Non-numbers are ignored, as in MongoDB.
+ * is `5.0`); a Decimal128 as soon as one is. Non-numbers are ignored, as in MongoDB.
  */
 function sum(collection: unknown[], expr: unknown, options: Options): unknown {
   const values = numbers(collection, expr, options);
+  if (hasDecimal(values)) return decimalSum(values);
   if (values.some(isDouble)) return storedDouble(values.reduce<number>((total, v) => total + toDouble(v), 0));
   let total = 0n;
   for (const value of values) total += typeof value === 'bigint' ? value : BigInt(String(value));
@@ -141,9 +144,10 @@ function sum(collection: unknown[], expr: unknown, options: Options): unknown {
   return hasLong || total < INT32_MIN || total > INT32_MAX ? total : Number(total);
 }
 
-/** `$avg`: always a double (MongoDB's `$avg` of `[2, 4]` is `3.0`), null without numbers. */
+/** `$avg`: a double (MongoDB's `$avg` of `[2, 4]` is `3.0`) or, once one is, a Decimal128; null without numbers. */
 function avg(collection: unknown[], expr: unknown, options: Options): unknown {
   const values = numbers(collection, expr, options);
+  if (hasDecimal(values)) return decimalAverage(values);
   if (values.length === 0) return null;
   return storedDouble(values.reduce<number>((total, v) => total + toDouble(v), 0) / values.length);
 }

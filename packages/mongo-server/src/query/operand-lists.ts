@@ -16,8 +16,15 @@ const ONE_OPERAND = [
   ...['$type', '$toObjectId', '$bsonSize', '$binarySize'],
 ];
 
-/** Operators of one or two operands that mingo reads only as a list: `{ $round: '$n' }` is `{ $round: ['$n'] }`. */
-const LIST_ONLY = ['$round', '$trunc'];
+/**
+ * Operators mingo reads only as a list: `{ $round: '$n' }` is `{ $round: ['$n'] }`.
+ * The variadic ones too: mongod takes an operand that is not a list as a list of
+ * one (`{ $add: '$n' }`, `{ $and: '$$flag' }`), where mingo failed with BadValue.
+ */
+const LIST_ONLY = [
+  ...['$round', '$trunc'],
+  ...['$add', '$multiply', '$and', '$or', '$concat', '$concatArrays', '$setUnion', '$setIntersection'],
+];
 
 /**
  * `operators` with the operand forms mongod accepts and mingo does not made

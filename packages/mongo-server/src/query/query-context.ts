@@ -43,6 +43,7 @@ import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
 import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
+import { SINGLE_NUMERIC_EXPRESSION_OPERATORS } from './single-numeric-expressions.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 import { clonedEach } from './update-paths.js';
 
@@ -330,6 +331,7 @@ export const MONGO_CONTEXT: Context = Context.init({
         ...expressionOperators,
         ...BSON_EXPRESSION_OPERATORS,
         ...NUMERIC_EXPRESSION_OPERATORS,
+        ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
         ...REGEX_EXPRESSION_OPERATORS,
         ...BOUNDED_EXPRESSION_OPERATORS,
         ...SERVER_SCRIPT_OPERATORS.expression,
