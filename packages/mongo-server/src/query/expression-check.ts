@@ -9,6 +9,7 @@ import type { Context } from 'mingo/core';
 
 import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
+import { PATH_OPERATOR } from './aggregation-paths.js';
 import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
@@ -58,7 +59,8 @@ export function checkExpression(expr: unknown, context: Context): void {
         `An object representing an expression must have exactly one field: ${formatDocument(expr as Document)}`,
       );
     }
-    if (!isExpressionName(context, operator)) {
+    // The operator a dotted path becomes while it runs (aggregation-paths.ts) is the server's, not a client's.
+    if (!isExpressionName(context, operator) || operator === PATH_OPERATOR) {
       if (MONGOD_ONLY_EXPRESSIONS.has(operator)) throw notSupported(`The ${operator} expression`);
       throw new CommandError('InvalidPipelineOperator', `Unrecognized expression '${operator}'`);
     }

@@ -1,16 +1,26 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo/query';
+import { evalExpr } from 'mingo/core';
 
 import { CommandError } from '../commands/command-error.js';
+import { pathsAsOperators } from './aggregation-paths.js';
 import { typeAlias } from './element-operators.js';
 import { checkProjection } from './expression-check.js';
 import { checkProjectionShape } from './projection-shape.js';
 import { NO_VARIABLES } from './expression-variables.js';
 import { OperationBudget } from './operation-budget.js';
-import { positionalIndex } from './positional-paths.js';
+import { ElemMatchKey } from './elem-match-key.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { compileFilter, MONGO_CONTEXT, preparedMingoOptions, withMingoErrors } from './query-context.js';
-import { existingParent, isContainer, read, write } from './update-paths.js';
+import {
+  type ComputeField,
+  isInclusion,
+  isPlainSpec,
+  namesId,
+  projectionKind,
+  projectionPaths,
+  ProjectionTree,
+} from './projection-tree.js';
+import { read, write } from './update-paths.js';
 
 /** A projection operator mongod applies to one field after the rest of the projection. */
 type FieldOperator = (projected: Document, source: Document) => void;
@@ -36,18 +46,38 @@ function sliceBounds(path: string, arg: unknown): (array: unknown[]) => unknown[
   );
 }
 
-/** `$slice` on the array at `path`; anything else there is left as it is. */
+/**
+ * `$slice` at `path` of the projected document, as mongod's
+ * applyFindSliceProjection walks it: through sub-documents and the
+ * sub-documents in an array, not into an array of arrays; anything but an
+ * array at the end is left as it is. The documents on the way are copied:
+ * the projection may share them with the stored document.
+ */
 function sliceOperator(path: string, arg: unknown): FieldOperator {
   const slice = sliceBounds(path, arg);
+  const parts = path.split('.');
+  const sliced = (doc: Document, depth: number): Document => {
+    const name = parts[depth]!;
+    if (!Object.hasOwn(doc, name)) return doc;
+    const value: unknown = doc[name];
+    let replaced: unknown;
+    if (depth === parts.length - 1) replaced = Array.isArray(value) ? slice(value) : value;
+    else if (Array.isArray(value)) replaced = value.map((item) => (isPlainSpec(item) ? sliced(item, depth + 1) : item));
+    else replaced = isPlainSpec(value) ? sliced(value, depth + 1) : value;
+    if (replaced === value) return doc;
+    const copy = { ...doc };
+    write(copy, name, replaced);
+    return copy;
+  };
   return (projected) => {
-    const parent = existingParent(projected, path);
-    const value = parent && read(parent.target, parent.leaf);
-    if (Array.isArray(value)) write(parent!.target, parent!.leaf, slice(value));
+    // The projected document itself is the projection's own: its field is replaced in place.
+    const result = sliced(projected, 0);
+    if (result !== projected) write(projected, parts[0]!, result[parts[0]!]);
   };
 }
 
 /** `$elemMatch`: the first element matching as `{ field: { $elemMatch: … } }` would, or no field. */
-function elemMatchOperator(field: string, condition: unknown): FieldOperator {
+function elemMatchField(field: string, condition: unknown): ComputeField {
   if (field.includes('.')) {
     throw new CommandError('Location31275', `Cannot use $elemMatch projection on a nested field.`);
   }
@@ -55,11 +85,10 @@ function elemMatchOperator(field: string, condition: unknown): FieldOperator {
     throw new CommandError('BadValue', 'elemMatch: Invalid argument, object required.');
   }
   const matches = compileFilter({ [field]: { $elemMatch: condition } });
-  return (projected, source) => {
-    const array = read(source, field);
+  return (root) => {
+    const array = read(root, field);
     const found = Array.isArray(array) ? array.find((item) => matches({ [field]: [item] })) : undefined;
-    if (found === undefined) delete projected[field];
-    else write(projected, field, [found]);
+    return found === undefined ? undefined : [found];
   };
 }
 
@@ -68,24 +97,21 @@ const POSITIONAL_ERROR = "Executor error during find command :: caused by :: pos
 /**
  * `path.$`, as mongod applies it (applyFindPositionalProjection): on the
  * document the rest of the projection made, the first array on `path` is
- * replaced by the one element the filter matched in the stored array there.
- * No array on the path (the filter matched a scalar) leaves the document as
- * it is; an array the filter says nothing about is 51246, an index beyond
- * what the projection kept of the array (`v.foo.$` over an array of
- * scalars keeps none) is 51247.
+ * replaced by its element at the position where the filter matched the
+ * stored document (its elemMatchKey, which may be another array's). No
+ * array on the path (the filter matched a scalar) leaves the document as it
+ * is; no position is 51246, a position beyond the array (a shorter parallel
+ * array, or one the projection kept less of) is 51247.
  */
 function positionalOperator(path: string, filter: Document): FieldOperator {
   const parts = path.split('.');
+  const key = new ElemMatchKey(filter);
   return (projected, source) => {
     let node: Document = projected;
-    let stored: unknown = source;
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i]!;
+    for (const part of parts) {
       const value: unknown = Object.hasOwn(node, part) ? node[part] : undefined;
-      stored = isContainer(stored) && Object.hasOwn(stored, part) ? (stored as Document)[part] : undefined;
       if (Array.isArray(value)) {
-        const arrayPath = parts.slice(0, i + 1).join('.');
-        const index = Array.isArray(stored) ? positionalIndex(filter, arrayPath, stored) : undefined;
+        const index = key.of(source);
         if (index === undefined) {
           throw new CommandError('Location51246', `${POSITIONAL_ERROR}couldn't find a matching element in the array`);
         }
@@ -99,122 +125,61 @@ function positionalOperator(path: string, filter: Document): FieldOperator {
   };
 }
 
-function isPlainSpec(value: unknown): value is Document {
-  return typeAlias(value) === 'object';
-}
-
-/** 'include', 'exclude' or 'other' (a computed field, which counts as an inclusion). */
-function kindOf(value: unknown): 'include' | 'exclude' | 'other' {
-  if (value === 0 || value === false || value === 0n) return 'exclude';
-  if (typeof value === 'number' || typeof value === 'bigint' || value === true) return 'include';
-  if (isPlainSpec(value) && !Object.keys(value).some((k) => k.startsWith('$'))) {
-    const kinds = Object.values(value).map(kindOf);
-    return kinds.includes('exclude') ? 'exclude' : 'include';
-  }
-  return 'other';
-}
-
 /**
- * The projection's entries with sub-projections written as dotted paths
- * (`{ a: { b: { $slice: 1 } } }` is `{ 'a.b': { $slice: 1 } }` to mongod);
- * mingo read a nested `$slice` as an inclusion and dropped the other fields.
- * An expression (an object of one `$` field) ends a path.
- */
-function dottedEntries(spec: Document, prefix = ''): [path: string, value: unknown][] {
-  const entries: [string, unknown][] = [];
-  for (const [key, value] of Object.entries(spec)) {
-    const path = prefix === '' ? key : `${prefix}.${key}`;
-    const keys = isPlainSpec(value) ? Object.keys(value) : [];
-    if (keys.length > 0 && !keys[0]!.startsWith('$')) entries.push(...dottedEntries(value as Document, path));
-    else entries.push([path, value]);
-  }
-  return entries;
-}
-
-/**
- * A find projection split as mongod reads it: `$slice` (which neither
- * includes nor excludes), `$elemMatch` and `.$` (which include their field),
- * and the rest, which mingo projects.
+ * A find projection as mongod reads it: inclusions, exclusions and computed
+ * fields (a {@link ProjectionTree}), `$elemMatch` (a computed field, so it
+ * comes after the included ones), and `$slice` and `.$`, which mongod
+ * applies to the projected document. `$slice` neither includes nor
+ * excludes; in an inclusion its field is kept.
  */
 class FindProjection {
-  private readonly base: Document = {};
+  private readonly tree: ProjectionTree;
   private readonly operators: FieldOperator[] = [];
+  private readonly units: number;
 
   constructor(spec: Document, filter: Document) {
     // The command's `let` is bound into the projection before it gets here (let-variables.ts).
     checkProjectionShape(spec, { find: true });
     checkProjection(spec, { context: MONGO_CONTEXT, scope: NO_VARIABLES, find: true });
-    const slices: string[] = [];
-    let inclusion = false;
-    let included: string | undefined;
-    const entries = dottedEntries(spec);
+    const entries = projectionPaths(spec);
+    const operatorOf = (value: unknown) => (isPlainSpec(value) ? Object.keys(value)[0] : undefined);
+    const isSlice = (value: unknown) => operatorOf(value) === '$slice' && Object.keys(value as Document).length === 1;
+    const inclusion =
+      isInclusion(entries.filter(([, value]) => !isSlice(value))) ||
+      entries.some(([path, value]) => path.endsWith('.$') || operatorOf(value) === '$elemMatch');
+    const tree = new ProjectionTree(inclusion);
     for (const [path, value] of entries) {
-      const operator = isPlainSpec(value) ? Object.keys(value)[0] : undefined;
-      if (operator === '$slice' && Object.keys(value as Document).length === 1) {
+      if (isSlice(value)) {
         this.operators.push(sliceOperator(path, (value as Document).$slice));
-        slices.push(path);
-      } else if (operator === '$elemMatch') {
-        this.operators.push(elemMatchOperator(path, (value as Document).$elemMatch));
-        this.base[path] = 1;
-        inclusion = true;
-        included ??= path;
+        if (inclusion) tree.addField(path);
+      } else if (operatorOf(value) === '$elemMatch') {
+        tree.addComputed(path, elemMatchField(path, (value as Document).$elemMatch));
       } else if (path.endsWith('.$')) {
         const arrayPath = path.slice(0, -2);
         this.operators.push(positionalOperator(arrayPath, filter));
-        this.base[arrayPath] = 1;
-        inclusion = true;
-        included ??= path;
-      } else {
-        this.base[path] = value;
-        if (kindOf(value) !== 'exclude') {
-          inclusion = true;
-          if (path !== '_id') included ??= path;
-        }
+        tree.addField(arrayPath);
+      } else if (projectionKind(value) === 'other') {
+        tree.addComputed(path, (root) => evalExpr(root, pathsAsOperators(value), preparedMingoOptions()));
+      } else if ((projectionKind(value) === 'exclude') !== inclusion) {
+        tree.addField(path);
       }
     }
-    // In an inclusion projection, a sliced field is one of those kept.
-    if (inclusion && included !== undefined) for (const path of slices) this.base[path] = 1;
+    if (inclusion && !entries.some(([path]) => namesId(path))) tree.addField('_id');
+    this.tree = tree;
+    // The clock is read by the projection's size: one of 200,000 fields takes most of a second per document.
+    this.units = OperationBudget.unitsOf(spec);
   }
 
   apply(docs: Document[]): Document[] {
-    // The clock is read by the projection's size: one of 200,000 fields takes most of a second per document.
-    const units = OperationBudget.unitsOf(this.base) + this.operators.length;
-    const projected =
-      Object.keys(this.base).length === 0
-        ? docs.map((doc) => structuredCopy(doc))
-        : withMingoErrors(() => {
-            const out: Document[] = [];
-            for (const doc of new Query({}, preparedMingoOptions()).find(docs, this.base)) {
-              OperationBudget.tick(units);
-              out.push(doc as Document);
-            }
-            return out;
-          });
-    return projected.map((doc, i) => {
-      const source = docs[i]!;
-      OperationBudget.tick(units);
-      for (const operator of this.operators) operator(doc, source);
-      return inSourceOrder(source, doc);
-    });
+    return withMingoErrors(() =>
+      docs.map((doc) => {
+        OperationBudget.tick(this.units);
+        const projected = this.tree.apply(doc);
+        for (const operator of this.operators) operator(projected, doc);
+        return projected;
+      }),
+    );
   }
-}
-
-/** A copy deep enough for the field operators to replace arrays in (they never mutate values in place). */
-function structuredCopy(doc: Document): Document {
-  const copy: Document = {};
-  for (const key of Object.keys(doc)) {
-    const value: unknown = doc[key];
-    write(copy, key, isPlainSpec(value) ? structuredCopy(value) : value);
-  }
-  return copy;
-}
-
-/** Puts `projected`'s fields in `source`'s field order, as mongod's projection keeps it. */
-function inSourceOrder(source: Document, projected: Document): Document {
-  const ordered: Document = {};
-  for (const key of Object.keys(source)) if (Object.hasOwn(projected, key)) write(ordered, key, projected[key]);
-  for (const key of Object.keys(projected)) if (!Object.hasOwn(ordered, key)) write(ordered, key, projected[key]);
-  return ordered;
 }
 
 /**

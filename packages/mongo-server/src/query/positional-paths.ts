@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
+import { ElemMatchKey } from './elem-match-key.js';
 import { compileFilter } from './query-context.js';
 import { isContainer, read } from './update-paths.js';
 
@@ -88,39 +89,19 @@ export class ArrayFilters {
 
 const NO_MATCH = 'The positional operator did not find the match needed from the query.';
 
-/** The filter's conditions on `arrayPath` or below it (top level and inside `$and`). */
-function conditionsOn(filter: Document, arrayPath: string, out: Document[] = []): Document[] {
-  for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and' && Array.isArray(value)) {
-      for (const clause of value) conditionsOn(clause as Document, arrayPath, out);
-    } else if (key === arrayPath || key.startsWith(`${arrayPath}.`)) {
-      out.push({ [key]: value });
-    }
-  }
-  return out;
-}
+const KEYS = new WeakMap<Document, ElemMatchKey>();
 
 /**
- * The index of the first element of the array at `arrayPath` for which the
- * statement's filter matches, which is what the positional `$` stands for
- * (in an update path and in a find projection); undefined when the filter
- * says nothing about that array or no element matches.
+ * The position `$` stands for in an update path: where the statement's
+ * filter matched the document (its elemMatchKey, see elem-match-key.ts).
  */
-export function positionalIndex(filter: Document, arrayPath: string, array: unknown[]): number | undefined {
-  const conditions = conditionsOn(filter, arrayPath).map((condition) => compileFilter(condition));
-  if (conditions.length === 0) return undefined;
-  const parts = arrayPath.split('.');
-  for (const [index, item] of array.entries()) {
-    // The element alone in its array, at the same path, as the filter sees it.
-    let probe: Document = { [parts.at(-1)!]: [item] };
-    for (const part of parts.slice(0, -1).reverse()) probe = { [part]: probe };
-    if (conditions.every((matches) => matches(probe))) return index;
+function matchedIndex(filter: Document, doc: Document): number {
+  let key = KEYS.get(filter);
+  if (!key) {
+    key = new ElemMatchKey(filter);
+    KEYS.set(filter, key);
   }
-  return undefined;
-}
-
-function matchedIndex(filter: Document, arrayPath: string, array: unknown[]): number {
-  const index = positionalIndex(filter, arrayPath, array);
+  const index = key.of(doc);
   if (index === undefined) throw new CommandError('BadValue', NO_MATCH);
   return index;
 }
@@ -168,7 +149,7 @@ export function concretePaths(doc: Document, path: string, context: PositionalCo
     const id = IDENTIFIER.exec(part)?.[1];
     const indexes =
       part === '$'
-        ? [matchedIndex(context.filter!, prefix.join('.'), value)]
+        ? [matchedIndex(context.filter!, doc)]
         : [...value.keys()].filter((index) => !id || context.arrayFilters.matches(id, value[index]));
     for (const index of indexes) walk(value[index], i + 1, [...prefix, String(index)]);
   };

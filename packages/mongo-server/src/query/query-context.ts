@@ -31,6 +31,12 @@ import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { MISSING, pathElements, queryPath } from './path-elements.js';
 import { $elemMatch, allElemMatches, isElemMatchEntry } from './elem-match-operator.js';
 import { PATH_OPERATORS } from './path-operators.js';
+import {
+  aggregationPathAccumulators,
+  aggregationPathOperators,
+  aggregationPathStages,
+  pathsAsOperators,
+} from './aggregation-paths.js';
 import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bounded-expressions.js';
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
@@ -44,6 +50,7 @@ import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
 import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
 import { SINGLE_NUMERIC_EXPRESSION_OPERATORS } from './single-numeric-expressions.js';
+import { ProjectionTree } from './projection-tree.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
 import { clonedEach } from './update-paths.js';
 
@@ -272,7 +279,13 @@ function redact(doc: Document, expr: unknown, options: Options): Document | unde
   return output;
 }
 
-const BSON_PIPELINE_OPERATORS = {
+/** `$addFields`/`$set` as mongod's projection executor applies them (projection-tree.ts). */
+function addFields(collection: Iterator, expr: Document, options: Options): Iterator {
+  const tree = ProjectionTree.addingFields(expr, (value) => (root) => evalExpr(root, pathsAsOperators(value), options));
+  return collection.map((doc: Document) => tree.apply(doc));
+}
+
+const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
   $sample: sampleStage,
   $redact: (collection: Iterator, expr: unknown, options: Options): Iterator =>
     collection.map((doc: Document) => redact(doc, expr, options)).filter((doc: unknown) => doc !== undefined),
@@ -294,17 +307,23 @@ const BSON_PIPELINE_OPERATORS = {
     }),
   $group: (collection: Iterator, expr: Document, options: Options): Iterator =>
     bsonGroup(collection, expr, options, pipelineOperators.$group as PipelineOperator),
-  // mingo builds an inclusion $project's output from its (sorted) paths and appends `_id` last.
+  // mongod's projection executor (projection-tree.ts): mingo built an inclusion's output from its sorted paths, read
+  // `a.2` as an index and set a computed `a.b` on an array as one sub-document.
   $project: (collection: Iterator, expr: Document, options: Options): Iterator => {
-    const project = pipelineOperators.$project as PipelineOperator;
-    if (!isInclusionProjection(expr)) return project(collection, expr, options);
-    // mingo's Lazy pipeline pulls one document at a time, so `source` is the input of the doc being projected.
-    let source: Document | undefined;
-    const tagged = collection.map((doc: Document) => {
-      source = doc;
-      return doc;
-    });
-    return project(tagged, expr, options).map((doc: Document) => inProjectionOrder(source ?? {}, doc, expr));
+    const tree = ProjectionTree.of(expr, (value) => (root) => evalExpr(root, pathsAsOperators(value), options));
+    return collection.map((doc: Document) => tree.apply(doc));
+  },
+  // mingo's $addFields set nothing for `a.b` when `a` was an array, and replaced `a` for `{a: {b: 1}}`.
+  $addFields: (collection: Iterator, expr: Document, options: Options): Iterator =>
+    addFields(collection, expr, options),
+  $set: (collection: Iterator, expr: Document, options: Options): Iterator => addFields(collection, expr, options),
+  $unset: (collection: Iterator, expr: string | string[], options: Options): Iterator => {
+    const paths = Array.isArray(expr) ? expr : [expr];
+    return (BSON_PIPELINE_OPERATORS.$project as PipelineOperator)(
+      collection,
+      Object.fromEntries(paths.map((path) => [path, 0])),
+      options,
+    );
   },
 };
 
@@ -319,29 +338,35 @@ const BSON_PROJECTION_OPERATORS = {
  * clock (maxTimeMS) and count what it builds (see {@link OperationBudget}).
  */
 export const MONGO_CONTEXT: Context = Context.init({
-  accumulator: budgetedAccumulatorOperators({
-    ...accumulatorOperators,
-    ...BSON_ACCUMULATOR_OPERATORS,
-    ...NUMERIC_ACCUMULATOR_OPERATORS,
-    ...SERVER_SCRIPT_OPERATORS.accumulator,
-  } as unknown as Record<string, AccumulatorOperator>),
+  accumulator: budgetedAccumulatorOperators(
+    aggregationPathAccumulators({
+      ...accumulatorOperators,
+      ...BSON_ACCUMULATOR_OPERATORS,
+      ...NUMERIC_ACCUMULATOR_OPERATORS,
+      ...SERVER_SCRIPT_OPERATORS.accumulator,
+    } as unknown as Record<string, AccumulatorOperator>),
+  ),
   expression: budgetedExpressionOperators(
-    operandListOperators(
-      mongodExpressionOperators({
-        ...expressionOperators,
-        ...BSON_EXPRESSION_OPERATORS,
-        ...NUMERIC_EXPRESSION_OPERATORS,
-        ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
-        ...REGEX_EXPRESSION_OPERATORS,
-        ...BOUNDED_EXPRESSION_OPERATORS,
-        ...SERVER_SCRIPT_OPERATORS.expression,
-      } as unknown as Record<string, ExpressionOperator>),
+    aggregationPathOperators(
+      operandListOperators(
+        mongodExpressionOperators({
+          ...expressionOperators,
+          ...BSON_EXPRESSION_OPERATORS,
+          ...NUMERIC_EXPRESSION_OPERATORS,
+          ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
+          ...REGEX_EXPRESSION_OPERATORS,
+          ...BOUNDED_EXPRESSION_OPERATORS,
+          ...SERVER_SCRIPT_OPERATORS.expression,
+        } as unknown as Record<string, ExpressionOperator>),
+      ),
     ),
   ),
-  pipeline: budgetedPipelineOperators({
-    ...pipelineOperators,
-    ...BSON_PIPELINE_OPERATORS,
-  } as unknown as Record<string, PipelineOperator>),
+  pipeline: budgetedPipelineOperators(
+    aggregationPathStages({
+      ...pipelineOperators,
+      ...BSON_PIPELINE_OPERATORS,
+    } as unknown as Record<string, PipelineOperator>),
+  ),
   projection: { ...projectionOperators, ...BSON_PROJECTION_OPERATORS },
   query: budgetedQueryOperators({
     ...queryOperators,
@@ -490,56 +515,4 @@ function isPlainSpec(value: unknown): value is Document {
     !Array.isArray(value) &&
     Object.getPrototypeOf(value) === Object.prototype
   );
-}
-
-/** True unless the projection only excludes fields (exclusion keeps the input order as is). */
-function isInclusionProjection(spec: Document, root = true): boolean {
-  return Object.entries(spec).some(([key, value]) => {
-    if (key.startsWith('$')) return true; // an expression: a computed field
-    if (root && key === '_id') return false;
-    if (value === 0 || value === false) return false;
-    return !isPlainSpec(value) || isInclusionProjection(value, false);
-  });
-}
-
-/**
- * mongod's inclusion `$project` order: the fields kept from the input (by
- * path, `_id` included by default) in the input's order, then the computed
- * ones in the order the projection names them.
- */
-function inProjectionOrder(source: Document, projected: Document, spec: Document, root = true): Document {
-  const byPath = new Map<string, Document | undefined>();
-  // A set, and sub-projections gathered in place: a projection may name 200,000 fields.
-  const computed = new Set<string>();
-  if (root && !('_id' in spec)) byPath.set('_id', undefined);
-  for (const [path, value] of Object.entries(spec)) {
-    if (value === 0 || value === false) continue;
-    const dot = path.indexOf('.');
-    const top = dot < 0 ? path : path.slice(0, dot);
-    const nested = dot >= 0 ? { [path.slice(dot + 1)]: value } : isPlainSpec(value) ? value : undefined;
-    const isPath =
-      value === true ||
-      typeof value === 'number' ||
-      (nested !== undefined && !Object.keys(nested).some((k) => k.startsWith('$')));
-    if (isPath && top in source) {
-      const gathered = byPath.get(top);
-      if (nested === undefined || gathered === undefined) byPath.set(top, nested && { ...nested });
-      else {
-        // Defined as the spread defines them: a key "__proto__" stays a key.
-        for (const [key, sub] of Object.entries(nested)) {
-          Object.defineProperty(gathered, key, { value: sub, enumerable: true, writable: true, configurable: true });
-        }
-      }
-    } else computed.add(top);
-  }
-  const ordered: Document = {};
-  for (const key of Object.keys(source)) {
-    if (!byPath.has(key) || !(key in projected)) continue;
-    const sub = byPath.get(key);
-    const [from, to] = [source[key] as unknown, projected[key] as unknown];
-    ordered[key] = sub && isPlainSpec(from) && isPlainSpec(to) ? inProjectionOrder(from, to, sub, false) : to;
-  }
-  for (const key of computed) if (key in projected && !(key in ordered)) ordered[key] = projected[key];
-  for (const key of Object.keys(projected)) if (!(key in ordered)) ordered[key] = projected[key];
-  return ordered;
 }
