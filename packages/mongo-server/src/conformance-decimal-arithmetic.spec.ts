@@ -1,9 +1,10 @@
 /**
- * Conformance: aggregation arithmetic over Decimal128 values, the type apps
- * keep prices and amounts in. `$sum` and `$avg` in a `$group`, and `$add`,
- * `$subtract`, `$multiply`, `$divide` in a `$project`, answer a Decimal128
- * once an operand is one, computed in decimal (34 digits, half to even): an
- * int converts exactly, a double at 15 significant digits. Results are read
+ * Conformance: arithmetic over Decimal128 values, the type apps keep prices
+ * and amounts in. `$sum` and `$avg` in a `$group`, `$add`, `$subtract`,
+ * `$multiply`, `$divide` in a `$project`, and the `$inc` and `$mul` update
+ * operators answer a Decimal128 once an operand is one, computed in decimal
+ * (34 digits, half to even): an int converts exactly, a double at 15
+ * significant digits. Results are read
  * as text with their exponent, so `2.20` and `2.2` differ as they do in
  * MongoDB. Written to hold against a real MongoDB 7 (MONGO_URL) too.
  */
@@ -75,5 +76,28 @@ describe('Decimal128 arithmetic', () => {
     await expect(
       c.aggregate([{ $match: { _id: 1 } }, { $project: { v: { $divide: ['$price', 0] } } }]).toArray(),
     ).rejects.toMatchObject({ code: 2, message: expect.stringContaining("can't $divide by zero") });
+  });
+});
+
+describe('Decimal128 in $inc and $mul', () => {
+  let c: Collection;
+  beforeAll(async () => {
+    c = await fx.fresh('decimal_updates');
+  });
+
+  it.each<[string, Document, Document, string]>([
+    ['$inc a decimal by a decimal', { v: dec('1.10') }, { $inc: { v: dec('2.205') } }, 'decimal 3.305'],
+    ['$inc a decimal by an int', { v: dec('1.10') }, { $inc: { v: 1 } }, 'decimal 2.10'],
+    ['$inc an int by a decimal', { v: 1 }, { $inc: { v: dec('0.5') } }, 'decimal 1.5'],
+    ['$inc a decimal by a double', { v: dec('1.10') }, { $inc: { v: 2.5 } }, 'decimal 3.60000000000000'],
+    ['$inc a missing field by a decimal', {}, { $inc: { v: dec('0.5') } }, 'decimal 0.5'],
+    ['$mul a decimal by an int', { v: dec('1.10') }, { $mul: { v: 3 } }, 'decimal 3.30'],
+    ['$mul an int by a decimal', { v: 3 }, { $mul: { v: dec('1.10') } }, 'decimal 3.30'],
+    ['$mul a missing field by a decimal (a decimal zero)', {}, { $mul: { v: dec('1.10') } }, 'decimal 0.00'],
+  ])('%s', async (_label, doc, update, expected) => {
+    const { insertedId } = await c.insertOne(doc);
+    await c.updateOne({ _id: insertedId }, update);
+    const { v } = (await c.findOne({ _id: insertedId }))!;
+    expect(asText({ v })).toEqual({ v: expected });
   });
 });

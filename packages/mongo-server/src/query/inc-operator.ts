@@ -5,6 +5,7 @@ import { INT32_MAX, INT32_MIN } from '../bson/int32.js';
 import { bsonTag, formatDocumentId } from './document-paths.js';
 import { typeAlias } from './element-operators.js';
 import { CommandError } from '../commands/command-error.js';
+import { decimalArithmetic } from './decimal-arithmetic.js';
 import { fitsInt64, numericType, storedDouble, toDouble } from './numeric-types.js';
 import { parentOf, read, write } from './update-paths.js';
 
@@ -48,6 +49,8 @@ export function overflowError(op: string, current: unknown, doc: Document): Comm
  */
 function addBsonNumbers(current: unknown, amount: unknown): unknown {
   const types = [numericType(current), numericType(amount)];
+  // A Decimal128 on either side makes the sum one (2.5 converted at 15 digits, as mongod converts a double).
+  if (types.includes('decimal') && !types.includes(undefined)) return decimalArithmetic('$add', [current, amount]);
   if (types.includes('double') && !types.includes('decimal') && !types.includes(undefined)) {
     return storedDouble(toDouble(current) + toDouble(amount));
   }
@@ -69,9 +72,7 @@ function addBsonNumbers(current: unknown, amount: unknown): unknown {
 }
 
 function isIncrementable(value: unknown): boolean {
-  return (
-    typeof value === 'number' || typeof value === 'bigint' || bsonTag(value) === 'Long' || bsonTag(value) === 'Double'
-  );
+  return numericType(value) !== undefined;
 }
 
 /** Refuses a non-numeric `$inc` amount as mongod does while parsing (14, the field and value as it prints them). */

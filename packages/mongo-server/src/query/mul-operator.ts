@@ -2,7 +2,7 @@ import { CommandError } from '../commands/command-error.js';
 import { formatValue } from '../bson/format-key-value.js';
 import { writesAsInt32 } from '../bson/int32.js';
 import type { PathOperation } from './array-update-operators.js';
-import { viaMingo } from './bson-update-operators.js';
+import { decimalArithmetic } from './decimal-arithmetic.js';
 import { nonNumericError, overflowError } from './inc-operator.js';
 import { fitsInt64, integerValue, numericType, storedDouble, toDouble } from './numeric-types.js';
 import { parentOf, read, write } from './update-paths.js';
@@ -13,7 +13,8 @@ import { parentOf, read, write } from './update-paths.js';
  * the stored value too (14, naming the document); a missing field becomes a
  * zero of the multiplier's type. A double involved makes a double (`5 * 1.0`
  * is `5.0`); integers stay int32 while they fit, then Int64, and past Int64
- * fail with BadValue as in mongod. Decimal128 is left to mingo.
+ * fail with BadValue as in mongod. A Decimal128 on either side multiplies in decimal
+ * (decimal-arithmetic.ts); mingo left a stored Decimal128 as it was.
  */
 export function multiply(path: string, value: unknown): PathOperation {
   const by = numericType(value);
@@ -23,15 +24,14 @@ export function multiply(path: string, value: unknown): PathOperation {
       `Cannot multiply with non-numeric argument: {${path}: ${formatValue(value)}}`,
     );
   }
-  const mingo = viaMingo('$mul', value);
-  if (by === 'decimal') return mingo;
   return (doc, resolved) => {
     const { target, leaf } = parentOf(doc, resolved);
     const current = read(target, leaf);
     const type = current === undefined ? by : numericType(current);
     if (type === undefined) throw nonNumericError('$mul', doc, leaf, current);
-    if (type === 'decimal') {
-      mingo(doc, resolved);
+    if (type === 'decimal' || by === 'decimal') {
+      // mongod multiplies a missing field's int32 0 by the multiplier: a Decimal128 zero at its exponent.
+      write(target, leaf, decimalArithmetic('$multiply', [current ?? 0, value]));
       return;
     }
     if (type === 'double' || by === 'double') {
