@@ -123,6 +123,25 @@ describe('one-number expression operators', () => {
     expect(await value(expr)).toEqual(expected);
   });
 
+  it.each<[string, unknown, unknown]>([
+    ['$arrayElemAt at an Int64 position', { $arrayElemAt: [[10, 20, 30], { $add: ['$long', 13] }] }, 'int 20'],
+    ['$slice of an Int64 count', { $slice: [[10, 20, 30], { $add: ['$long', 14] }] }, ['int 10', 'int 20']],
+    ['$range to an Int64 end', { $range: [0, { $add: ['$long', 15] }] }, ['int 0', 'int 1', 'int 2']],
+    ['$substrCP from an Int64 index', { $substrCP: ['$b', { $add: ['$long', 13] }, 2] }, 'op'],
+  ])('takes whole Int64 and Decimal128 values in %s', async (_label, expr, expected) => {
+    expect(await value(expr)).toEqual(expected);
+  });
+
+  it('takes Int64 and Decimal128 values as numbers in $stdDevPop', async () => {
+    const [doc] = await c
+      .aggregate([
+        { $project: { _id: 0, v: { $stdDevPop: [{ $add: ['$long', 14] }, 4, { $abs: { $add: ['$dec', -1.4] } }] } } },
+      ])
+      .toArray();
+    // The population deviation of 2, 4 and 6.
+    expect((doc as Document).v).toBeCloseTo(Math.sqrt(8 / 3), 12);
+  });
+
   it.each<[string, unknown, number]>([
     ['$mod by zero', { $mod: ['$long', 0] }, 16610],
     ['$divide by zero', { $divide: ['$long', 0] }, 2],

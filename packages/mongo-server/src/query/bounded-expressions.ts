@@ -6,6 +6,8 @@ import { VALUE_BYTES } from '../bson/approximate-size.js';
 import { CommandError } from '../commands/command-error.js';
 import { countCodePoints } from './code-points.js';
 import { typeAlias } from './element-operators.js';
+import { asIndex } from './numeric-expressions.js';
+import { unwrapNumber } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
@@ -110,7 +112,8 @@ export function budgetedExpressionOperators(
  */
 function boundedRange(obj: unknown, expr: unknown, options: Options): unknown {
   if (Array.isArray(expr) && expr.length >= 2 && expr.length <= 3) {
-    const [start, end, step = 1] = evalExpr(obj, expr, options) as unknown[];
+    // Whole Int64s, Decimal128s and doubles are the numbers mingo reads (mongod takes any whole int32).
+    const [start, end, step = 1] = (evalExpr(obj, expr, options) as unknown[]).map((n) => unwrapNumber(asIndex(n)));
     if ([start, end, step].every((n) => typeof n === 'number' && Number.isFinite(n)) && step !== 0) {
       const count = Math.max(0, Math.ceil(((end as number) - (start as number)) / (step as number)));
       const bytes = count * VALUE_BYTES;
@@ -121,7 +124,12 @@ function boundedRange(obj: unknown, expr: unknown, options: Options): unknown {
         );
       }
     }
-    return mingo.$range!(obj, [start, end, step], options);
+    // As literals: an evaluated string such as "$x" is not evaluated again.
+    return mingo.$range!(
+      obj,
+      [start, end, step].map((n) => ({ $literal: n })),
+      options,
+    );
   }
   return mingo.$range!(obj, expr, options);
 }

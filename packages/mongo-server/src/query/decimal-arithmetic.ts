@@ -27,6 +27,9 @@ const MIN_EXPONENT = -6176;
 
 const NAN: Decimal = { kind: 'nan' };
 
+/** The longest text {@link parseDecimal} reads: every digit a Decimal128 can hold, and room for an exponent. */
+const MAX_DECIMAL_TEXT = 6200;
+
 /** Parses a decimal's text ("-1.50", "1.2E+5", "NaN", "-Infinity", a double's `toPrecision`). */
 function parse(text: string): Decimal {
   if (/^[-+]?nan$/i.test(text)) return NAN;
@@ -159,6 +162,27 @@ function divide(a: Decimal, b: Decimal): Decimal {
     exponent -= 1;
   }
   return { kind: 'finite', negative, coefficient, exponent };
+}
+
+/**
+ * Text read as a Decimal128 as mongod reads it: rounded to 34 digits, or
+ * `overflow`/`underflow` where the exponent leaves Decimal128's range;
+ * undefined for text that is not a number.
+ */
+export function parseDecimal(text: string): Decimal128 | 'overflow' | 'underflow' | undefined {
+  // A megabyte of digits (a client's) is refused rather than read into a bigint, where mongod would round it.
+  if (text.length > MAX_DECIMAL_TEXT) return undefined;
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text) && !/^[-+]?(inf|infinity|nan)$/i.test(text)) {
+    return undefined;
+  }
+  const value = parse(text);
+  const result = fitted(value);
+  if (value.kind === 'finite' && value.coefficient !== 0n) {
+    const shown = result.toString();
+    if (/inf/i.test(shown)) return 'overflow';
+    if (/^-?0(E|$)/.test(shown)) return 'underflow';
+  }
+  return result;
 }
 
 /** Whether any of `values` is a Decimal128: then the arithmetic is decimal. */

@@ -95,15 +95,19 @@ const FIXED_ARITY = new Map<string, number>([
     ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
     ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$allElementsTrue', '$anyElementTrue', '$arrayToObject'],
     ...['$ceil', '$exp', '$floor', '$isArray', '$ln', '$log10', '$not', '$objectToArray', '$reverseArray', '$size'],
-    ...['$sqrt', '$strLenBytes', '$strLenCP', '$toLower', '$toUpper', '$type', '$isNumber', '$toBool', '$toDate'],
-    ...['$toDecimal', '$toDouble', '$toInt', '$toLong', '$toObjectId', '$toString', '$bsonSize', '$binarySize'],
-    ...['$tsSecond', '$tsIncrement'],
+    ...['$sqrt', '$strLenBytes', '$strLenCP', '$toLower', '$toUpper', '$type', '$isNumber', '$bsonSize'],
+    ...['$binarySize', '$tsSecond', '$tsIncrement'],
   ].map((name): [string, number] => [name, 1]),
   ...[
     ...['$arrayElemAt', '$atan2', '$cmp', '$divide', '$eq', '$gt', '$gte', '$in', '$log', '$lt', '$lte', '$mod'],
     ...['$ne', '$pow', '$setDifference', '$setIsSubset', '$split', '$strcasecmp', '$subtract'],
   ].map((name): [string, number] => [name, 2]),
   ...['$substr', '$substrBytes', '$substrCP'].map((name): [string, number] => [name, 3]),
+]);
+
+/** `$convert`'s shortcuts, which mongod parses as a `$convert` of their one argument (50723 otherwise). */
+const CONVERT_SHORTCUTS = new Set([
+  ...['$toBool', '$toDate', '$toDecimal', '$toDouble', '$toInt', '$toLong', '$toObjectId', '$toString'],
 ]);
 
 /** Operators taking a range of argument counts (mongod's `ExpressionRangedArity`): 28667 otherwise. */
@@ -126,6 +130,9 @@ const RANGED_ARITY = new Map<string, [number, number]>([
  */
 function checkArity(operator: string, argument: unknown): void {
   const count = Array.isArray(argument) ? argument.length : 1;
+  if (CONVERT_SHORTCUTS.has(operator) && count !== 1) {
+    throw new CommandError('Location50723', `${operator} requires a single argument, got ${count}`);
+  }
   const fixed = operator === '$cond' && Array.isArray(argument) ? 3 : FIXED_ARITY.get(operator);
   if (fixed !== undefined && count !== fixed) {
     // mongod's $substr is its $substrBytes, which its message names.
@@ -150,6 +157,13 @@ export function checkArgument(operator: string, argument: unknown): void {
       'FailedToParse',
       `${operator} only supports an object as its argument, found: ${typeAlias(argument)}`,
     );
+  }
+  if (operator === '$convert' && typeAlias(argument) === 'object') {
+    for (const field of ['input', 'to']) {
+      if (!Object.hasOwn(argument as Document, field)) {
+        throw new CommandError('FailedToParse', `Missing '${field}' parameter to $convert`);
+      }
+    }
   }
 }
 

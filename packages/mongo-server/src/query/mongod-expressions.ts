@@ -1,49 +1,12 @@
-import { BSON, type Document, ObjectId, Timestamp } from 'bson';
+import { BSON, type Document, Timestamp } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { CONVERSION_OPERATORS } from './type-conversions.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
-
-const HEX_24 = /^[0-9a-fA-F]{24}$/;
-
-/** `value` as an ObjectId, as mongod's `$convert` makes one (ConversionFailure, 241, otherwise). */
-function toObjectId(value: unknown): ObjectId | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof ObjectId) return value;
-  const failure = (reason: string) => new CommandError('ConversionFailure', reason);
-  if (typeof value !== 'string') {
-    throw failure(`Unsupported conversion from ${typeAlias(value)} to objectId in $convert with no onError value`);
-  }
-  const cause =
-    value.length !== 24
-      ? `Invalid string length for parsing to OID, expected 24 but found ${value.length}`
-      : !HEX_24.test(value)
-        ? 'Invalid character found in hex string'
-        : undefined;
-  if (cause) throw failure(`Failed to parse objectId '${value}' in $convert with no onError value: ${cause}`);
-  return ObjectId.createFromHexString(value);
-}
-
-/** `$convert`, with `to: 'objectId'` (7), which mingo lacks, and everything else left to mingo's. */
-function convertWithObjectId(original: ExpressionOperator): ExpressionOperator {
-  return (obj, expr, options) => {
-    if (typeAlias(expr) !== 'object') return original(obj, expr, options);
-    const spec = expr as Document;
-    const to = evalExpr(obj, spec.to, options);
-    if (to !== 'objectId' && to !== 7) return original(obj, expr, options);
-    const input = evalExpr(obj, spec.input, options);
-    if ((input === null || input === undefined) && 'onNull' in spec) return evalExpr(obj, spec.onNull, options);
-    try {
-      return toObjectId(input);
-    } catch (error) {
-      if ('onError' in spec) return evalExpr(obj, spec.onError, options);
-      throw error;
-    }
-  };
-}
 
 /**
  * `$tsSecond` / `$tsIncrement` (MongoDB 5.1): a Timestamp's seconds or increment
@@ -263,7 +226,7 @@ function letWithCurrent(original: ExpressionOperator): ExpressionOperator {
 /**
  * Expression operators of MongoDB 7 that mingo lacks or answers otherwise
  * (a one-operand list is made the operand by operand-lists.ts):
- * `$toObjectId` and `$convert` to `objectId`, `$indexOfCP`, `$bsonSize`,
+ * `$convert` and its shortcuts (type-conversions.ts), `$indexOfCP`, `$bsonSize`,
  * `$binarySize`, and `$week`/`%U`. They were refused as unknown
  * (InvalidPipelineOperator, which mongod never answers for them) or wrong.
  */
@@ -273,8 +236,7 @@ export function mongodExpressionOperators(
   const week = weekOf(operators);
   return {
     ...operators,
-    $toObjectId: (obj, expr, options) => toObjectId(evalExpr(obj, expr, options)),
-    $convert: convertWithObjectId(operators.$convert!),
+    ...CONVERSION_OPERATORS,
     $indexOfCP: indexOfCP,
     $bsonSize: bsonSize,
     $binarySize: binarySize,

@@ -13,7 +13,8 @@ type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unk
  * When an operator's numeric result is a double: `widest` when any operand
  * is one (`$add: [5, 1.0]` is `6.0`), `always` ($divide, $log, …), `first`
  * when the value operand is ($trunc of `5.5` is `5.0`); `never` for
- * operators that only need to see a double as a number (`$toString`, `$in`).
+ * operators that only need to see a double as a number (`$in`, `$slice`); the
+ * conversions (`$convert`, `$toString`, …) are type-conversions.ts's.
  */
 type DoubleRule = 'widest' | 'always' | 'first' | 'never';
 
@@ -25,17 +26,9 @@ const RULES: Readonly<Record<string, DoubleRule>> = {
   $pow: 'widest',
   $divide: 'always',
   $log: 'always',
-  $toDouble: 'always',
   $trunc: 'first',
   $round: 'first',
-  $toString: 'never',
-  $convert: 'never',
   $sortArray: 'never',
-  $toInt: 'never',
-  $toLong: 'never',
-  $toDecimal: 'never',
-  $toBool: 'never',
-  $isNumber: 'never',
   $in: 'never',
   $indexOfArray: 'never',
   $arrayElemAt: 'never',
@@ -60,6 +53,17 @@ const DECIMAL_OPERATORS = new Set(['$add', '$subtract', '$multiply', '$divide'])
 
 function isDouble(value: unknown): boolean {
   return numericType(value) === 'double';
+}
+
+/** Operators whose numbers are positions or counts: mongod takes any number that is a whole int32 there. */
+const INDEX_OPERATORS = new Set(['$arrayElemAt', '$slice', '$range', '$substr', '$substrBytes', '$substrCP']);
+
+/** An Int64 or Decimal128 that is a whole int32 as the JS number mingo reads a position as; anything else as is. */
+export function asIndex(value: unknown): unknown {
+  const type = numericType(value);
+  if (type !== 'long' && type !== 'decimal') return value;
+  const n = Number(String(value));
+  return Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 ? n : value;
 }
 
 /** Evaluated operands as the literal expressions mingo expects: an array or an object of them (`$convert`), else one. */
@@ -107,7 +111,9 @@ function typedArithmetic(name: string, rule: DoubleRule): ExpressionOperator {
     const double =
       rule === 'always' || (rule === 'first' ? isDouble(list[0]) : rule === 'widest' && list.some(isDouble));
     // Each operand as a literal, so mingo does not evaluate the expression a second time.
-    const literal = (value: unknown) => ({ $literal: plain(value) });
+    const literal = INDEX_OPERATORS.has(name)
+      ? (value: unknown) => ({ $literal: plain(asIndex(value)) })
+      : (value: unknown) => ({ $literal: plain(value) });
     const result = operator(obj, literals(args, literal), options);
     return double && typeof result === 'number' ? storedDouble(result) : result;
   };
@@ -154,11 +160,12 @@ function avg(collection: unknown[], expr: unknown, options: Options): unknown {
 
 type AccumulatorOperator = (collection: unknown[], expr: unknown, options: Options) => unknown;
 
-/** mingo's `$stdDevPop`/`$stdDevSamp` over the values as JS numbers; the answer is a double. */
+/** mingo's `$stdDevPop`/`$stdDevSamp` over the numbers as doubles (an Int64 or Decimal128 too, as mongod reads them); the answer is a double. */
 function standardDeviation(operator: AccumulatorOperator): AccumulatorOperator {
   return (collection, expr, options) => {
     const values = ($push as AccumulatorOperator)(collection, expr, options) as unknown[];
-    const result = operator(values.map(plain), null, options);
+    const numbers = values.filter((value) => numericType(value) !== undefined).map(toDouble);
+    const result = operator(numbers, null, options);
     return typeof result === 'number' ? storedDouble(result) : result;
   };
 }

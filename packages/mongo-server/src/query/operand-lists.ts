@@ -12,6 +12,7 @@ const ONE_OPERAND = [
   ...['$abs', '$acos', '$acosh', '$asin', '$asinh', '$atan', '$atanh', '$cos', '$cosh', '$sin', '$sinh', '$tan'],
   ...['$tanh', '$degreesToRadians', '$radiansToDegrees', '$ceil', '$exp', '$floor', '$ln', '$log10', '$sqrt'],
   ...['$objectToArray', '$reverseArray', '$size', '$strLenBytes', '$strLenCP', '$isNumber', '$toString'],
+  ...['$toBool', '$toDate', '$toDecimal', '$toDouble', '$toInt', '$toLong'],
   // The server's own (query-context.ts, mongod-expressions.ts).
   ...['$type', '$toObjectId', '$bsonSize', '$binarySize'],
 ];
