@@ -39,7 +39,7 @@ export function formatKeyValue(value: unknown): string {
     case 'boolean':
       return String(value);
   }
-  if (Array.isArray(value)) return `[ ${value.map(formatKeyValue).join(', ')} ]`;
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[ ${value.map(formatKeyValue).join(', ')} ]`;
   if (value instanceof Date) return `new Date(${value.getTime()})`;
   if (value instanceof RegExp) return `/${value.source}/${value.flags}`;
   switch (bsonTag(value)) {

@@ -1,6 +1,6 @@
 import { type Document, Long } from 'bson';
 
-import { formatValue } from '../bson/format-key-value.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { INT32_MAX, INT32_MIN } from '../bson/int32.js';
 import { bsonTag, formatDocumentId } from './document-paths.js';
 import { typeAlias } from './element-operators.js';
@@ -80,7 +80,7 @@ export function checkIncrement(path: string, amount: unknown): void {
   if (!isIncrementable(amount)) {
     throw new CommandError(
       'TypeMismatch',
-      `Cannot increment with non-numeric argument: {${path}: ${formatValue(amount)}}`,
+      `Cannot increment with non-numeric argument: {${path}: ${formatKeyValue(amount)}}`,
     );
   }
 }

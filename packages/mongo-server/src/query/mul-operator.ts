@@ -1,5 +1,5 @@
 import { CommandError } from '../commands/command-error.js';
-import { formatValue } from '../bson/format-key-value.js';
+import { formatKeyValue } from '../bson/format-key-value.js';
 import { writesAsInt32 } from '../bson/int32.js';
 import type { PathOperation } from './array-update-operators.js';
 import { decimalArithmetic } from './decimal-arithmetic.js';
@@ -21,7 +21,7 @@ export function multiply(path: string, value: unknown): PathOperation {
   if (by === undefined) {
     throw new CommandError(
       'TypeMismatch',
-      `Cannot multiply with non-numeric argument: {${path}: ${formatValue(value)}}`,
+      `Cannot multiply with non-numeric argument: {${path}: ${formatKeyValue(value)}}`,
     );
   }
   return (doc, resolved) => {

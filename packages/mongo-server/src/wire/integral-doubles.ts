@@ -169,7 +169,6 @@ const ARGUMENT_OPERATORS = new Set([
   '$densify',
   '$fill',
   '$pop',
-  '$bit',
   '$slice',
   '$position',
   '$arrayElemAt',
