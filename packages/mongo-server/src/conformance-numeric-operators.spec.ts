@@ -101,7 +101,7 @@ describe('one-number expression operators', () => {
   });
 
   (process.env.MONGO_URL ? it.skip : it)('refuses $sqrt of a Decimal128 rather than answer in double', async () => {
-    expect(await code({ $sqrt: '$dec' })).toEqual([115, expect.stringContaining('$sqrt of a Decimal128')]);
+    expect(await code({ $sqrt: { $abs: '$dec' } })).toEqual([115, expect.stringContaining('$sqrt of a Decimal128')]);
   });
 
   it.each<[string, unknown, unknown]>([

@@ -108,6 +108,11 @@ function fitted(value: Decimal): Decimal128 {
   return Decimal128.fromString(`${value.negative ? '-' : ''}${coefficient}E${exponent}`);
 }
 
+/** `value` rounded to what a Decimal128 holds, kept as a {@link Decimal} for the next step. */
+function refit(value: Decimal): Decimal {
+  return parse(fitted(value).toString());
+}
+
 function add(a: Decimal, b: Decimal): Decimal {
   if (a.kind === 'nan' || b.kind === 'nan') return NAN;
   if (a.kind === 'infinity' || b.kind === 'infinity') {
@@ -185,6 +190,30 @@ export function parseDecimal(text: string): Decimal128 | 'overflow' | 'underflow
   return result;
 }
 
+/**
+ * A decimal (or a number's text) rounded half to even (`round`) or
+ * truncated (`trunc`) to `place` digits after the point, as mongod's
+ * `$round`/`$trunc` quantize it: the result has exactly that exponent
+ * (`$round` of 1.5 to 2 places is 1.50), NaN and the infinities stay.
+ */
+export function decimalRound(value: Decimal128 | string, place: number, mode: 'round' | 'trunc'): Decimal128 {
+  const parsed = parse(String(value));
+  if (parsed.kind !== 'finite') return fitted(parsed);
+  const target = -place;
+  let { coefficient, exponent } = parsed;
+  if (exponent < target) {
+    const drop = target - exponent;
+    coefficient = mode === 'round' ? roundHalfEven(coefficient, drop) : coefficient / 10n ** BigInt(drop);
+    exponent = target;
+  } else if (exponent > target && coefficient !== 0n) {
+    // Zeros appended towards the place, as many as 34 digits hold (1.298 to 100 places is 1.298000…, 34 digits).
+    const pad = Math.min(exponent - target, DIGITS - digitsOf(coefficient));
+    coefficient *= 10n ** BigInt(Math.max(0, pad));
+    exponent -= Math.max(0, pad);
+  }
+  return fitted({ ...parsed, coefficient, exponent });
+}
+
 /** Whether any of `values` is a Decimal128: then the arithmetic is decimal. */
 export function hasDecimal(values: readonly unknown[]): boolean {
   return values.some((value) => numericType(value) === 'decimal');
@@ -219,11 +248,12 @@ export function decimalArithmetic(
   const decimals = operands.map((operand) => toDecimal(operand)!);
   switch (operator) {
     case '$add':
-      return fitted(decimals.reduce(add));
+      return fitted(decimals.reduce((a, b) => refit(add(a, b))));
     case '$subtract':
       return fitted(add(decimals[0]!, negate(decimals[1]!)));
     case '$multiply':
-      return fitted(decimals.reduce(multiply));
+      // Each step rounded as IEEE rounds it: an overflow to infinity then times 0 is NaN, not 0.
+      return fitted(decimals.reduce((a, b) => refit(multiply(a, b))));
     case '$divide':
       return fitted(divide(decimals[0]!, decimals[1]!));
   }

@@ -3,53 +3,22 @@ import * as expressionOperators from 'mingo/operators/expression';
 import { $push, $stdDevPop, $stdDevSamp } from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 
-import { decimalArithmetic, decimalAverage, decimalSum, hasDecimal } from './decimal-arithmetic.js';
-import { INTEGER_OPERATORS, integerArithmetic } from './integer-arithmetic.js';
+import { decimalAverage, decimalSum, hasDecimal } from './decimal-arithmetic.js';
 import { fitsInt64, numericType, storedDouble, toDouble, unwrapNumber } from './numeric-types.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
 /**
- * When an operator's numeric result is a double: `widest` when any operand
- * is one (`$add: [5, 1.0]` is `6.0`), `always` ($divide, $log, …), `first`
- * when the value operand is ($trunc of `5.5` is `5.0`); `never` for
- * operators that only need to see a double as a number (`$in`, `$slice`); the
- * conversions (`$convert`, `$toString`, …) are type-conversions.ts's.
+ * Operators that read numbers mingo takes as JS numbers only: a `Double`
+ * marker (an integral double, `5.0`) is made the number it is for them. The
+ * arithmetic is arithmetic-expressions.ts's, the conversions
+ * type-conversions.ts's.
  */
-type DoubleRule = 'widest' | 'always' | 'first' | 'never';
-
-const RULES: Readonly<Record<string, DoubleRule>> = {
-  $add: 'widest',
-  $subtract: 'widest',
-  $multiply: 'widest',
-  $mod: 'widest',
-  $pow: 'widest',
-  $divide: 'always',
-  $log: 'always',
-  $trunc: 'first',
-  $round: 'first',
-  $sortArray: 'never',
-  $in: 'never',
-  $indexOfArray: 'never',
-  $arrayElemAt: 'never',
-  $slice: 'never',
-  $range: 'never',
-  $substr: 'never',
-  $substrBytes: 'never',
-  $substrCP: 'never',
-  $setEquals: 'never',
-  $setIntersection: 'never',
-  $setUnion: 'never',
-  $setDifference: 'never',
-  $setIsSubset: 'never',
-  $bitAnd: 'never',
-  $bitOr: 'never',
-  $bitXor: 'never',
-  $bitNot: 'never',
-};
-
-/** Operators whose numbers are added up in decimal once one is a Decimal128 (decimal-arithmetic.ts). */
-const DECIMAL_OPERATORS = new Set(['$add', '$subtract', '$multiply', '$divide']);
+const NUMBER_READING_OPERATORS = [
+  ...['$sortArray', '$in', '$indexOfArray', '$arrayElemAt', '$slice', '$range', '$substr', '$substrBytes'],
+  ...['$substrCP', '$setEquals', '$setIntersection', '$setUnion', '$setDifference', '$setIsSubset', '$bitAnd'],
+  ...['$bitOr', '$bitXor', '$bitNot'],
+];
 
 function isDouble(value: unknown): boolean {
   return numericType(value) === 'double';
@@ -91,37 +60,21 @@ function plain(value: unknown): unknown {
 
 /**
  * mingo's expression operator `name` (one whose operands are values, not
- * sub-expressions to run later as `$map`'s `in`), given its operands as plain JS numbers
- * (it takes a `Double` marker for a non-number) and with its result typed as
- * MongoDB types it: a double result that would pass for an int32 comes back
- * as a `Double` marker.
+ * sub-expressions to run later as `$map`'s `in`), given its operands as
+ * plain JS numbers (it takes a `Double` marker for a non-number).
  */
-function typedArithmetic(name: string, rule: DoubleRule): ExpressionOperator {
+function numberReading(name: string): ExpressionOperator {
   const operator = (expressionOperators as unknown as Record<string, ExpressionOperator>)[name]!;
-  return (obj, expr, options) => {
-    const args: unknown = evalExpr(obj, expr, options);
-    const list: unknown[] = Array.isArray(args) ? args : [args];
-    if (DECIMAL_OPERATORS.has(name) && hasDecimal(list) && list.every((value) => numericType(value) !== undefined)) {
-      return decimalArithmetic(name as Parameters<typeof decimalArithmetic>[0], list);
-    }
-    if (INTEGER_OPERATORS.has(name) && list.some((value) => typeof value === 'bigint')) {
-      const result = integerArithmetic(name, list);
-      if (result !== undefined) return result;
-    }
-    const double =
-      rule === 'always' || (rule === 'first' ? isDouble(list[0]) : rule === 'widest' && list.some(isDouble));
-    // Each operand as a literal, so mingo does not evaluate the expression a second time.
-    const literal = INDEX_OPERATORS.has(name)
-      ? (value: unknown) => ({ $literal: plain(asIndex(value)) })
-      : (value: unknown) => ({ $literal: plain(value) });
-    const result = operator(obj, literals(args, literal), options);
-    return double && typeof result === 'number' ? storedDouble(result) : result;
-  };
+  // Each operand as a literal, so mingo does not evaluate the expression a second time.
+  const literal = INDEX_OPERATORS.has(name)
+    ? (value: unknown) => ({ $literal: plain(asIndex(value)) })
+    : (value: unknown) => ({ $literal: plain(value) });
+  return (obj, expr, options) => operator(obj, literals(evalExpr(obj, expr, options), literal), options);
 }
 
-/** Arithmetic and number-reading expression operators that take a `Double` marker as the number it is (see {@link DoubleRule}). */
+/** Number-reading expression operators that take a `Double` marker as the number it is. */
 export const NUMERIC_EXPRESSION_OPERATORS: Readonly<Record<string, ExpressionOperator>> = Object.fromEntries(
-  Object.entries(RULES).map(([name, rule]) => [name, typedArithmetic(name, rule)]),
+  NUMBER_READING_OPERATORS.map((name) => [name, numberReading(name)]),
 );
 
 const INT32_MIN = -(2n ** 31n);

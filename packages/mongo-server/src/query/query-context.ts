@@ -31,6 +31,7 @@ import { $mod, $size, $type, typeAlias } from './element-operators.js';
 import { MISSING, pathElements, queryPath } from './path-elements.js';
 import { $elemMatch, allElemMatches, isElemMatchEntry } from './elem-match-operator.js';
 import { PATH_OPERATORS } from './path-operators.js';
+import { ARITHMETIC_OPERATORS } from './arithmetic-expressions.js';
 import {
   aggregationPathAccumulators,
   aggregationPathOperators,
@@ -354,6 +355,7 @@ export const MONGO_CONTEXT: Context = Context.init({
           ...BSON_EXPRESSION_OPERATORS,
           ...NUMERIC_EXPRESSION_OPERATORS,
           ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
+          ...ARITHMETIC_OPERATORS,
           ...REGEX_EXPRESSION_OPERATORS,
           ...BOUNDED_EXPRESSION_OPERATORS,
           ...SERVER_SCRIPT_OPERATORS.expression,

@@ -90,9 +90,10 @@ function inDouble(
   check?: (x: number, value: unknown) => void,
 ): (value: unknown) => unknown {
   return (value) => {
-    if (numericType(value) === 'decimal') throw notSupported(`${name} of a Decimal128`);
     const x = toDouble(value);
+    // The domain is checked first: mongod's error for `$ln` of a decimal 0 is the same as for a double's.
     check?.(x, value);
+    if (numericType(value) === 'decimal') throw notSupported(`${name} of a Decimal128`);
     return storedDouble(compute(x));
   };
 }
