@@ -35,6 +35,7 @@
 import { Binary, type Collection, Decimal128, type Document, Double, Int32, Long, MaxKey, MinKey } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { bsonText, decimalValue } from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -91,17 +92,6 @@ function stored(value: unknown): string {
 
 /** A path the suite's document does not have. */
 const MISSING = '$absent';
-
-/** A result as its BSON type and text: `int 1`, `long 2`, `double -0`, `decimal 4.60`, `date …Z`. */
-function typed(value: unknown): unknown {
-  if (value instanceof Double) return `double ${Object.is(value.value, -0) ? '-0' : value.value}`;
-  if (value instanceof Int32) return `int ${value.value}`;
-  if (value instanceof Long) return `long ${value.toString()}`;
-  if (value instanceof Decimal128) return `decimal ${value.toString()}`;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'date invalid' : `date ${value.toISOString()}`;
-  if (Array.isArray(value)) return value.map(typed);
-  return value;
-}
 
 /** A Decimal128 result in the exponent the source writes: `decimal 5.000000000000`. */
 const dec = (text: string) => `decimal ${Decimal128.fromString(text).toString()}`;
@@ -160,21 +150,6 @@ const decimalOfValue = (text: string) =>
     `a decimal of the value ${text}`,
     (type, actual) => type === 'decimal' && decimalValue(actual) === decimalValue(text),
   );
-
-/** A decimal's text reduced to its value: sign, digits without trailing zeros, exponent. */
-function decimalValue(text: string): string {
-  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:E([-+]?\d+))?$/i.exec(text);
-  if (!match) return text;
-  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
-  let digits = `${whole}${fraction}`.replace(/^0+/, '');
-  let power = Number(exponent) - fraction.length;
-  if (digits === '') return '0';
-  while (digits.endsWith('0')) {
-    digits = digits.slice(0, -1);
-    power += 1;
-  }
-  return `${sign === '-' ? '-' : ''}${digits}e${power}`;
-}
 
 /** Any of the codes the source accepts. */
 function oneOf(codes: number | number[]) {
@@ -448,7 +423,7 @@ const COMMUTATIVE: Case[] = ['$multiply', '$add'].flatMap((op) =>
       const expected =
         num instanceof Decimal128
           ? `decimal ${Number.isNaN(special.value) ? 'NaN' : 'Infinity'}`
-          : typed(double(special.value));
+          : bsonText(double(special.value));
       const constant = double(special.value);
       return [
         of('commutative_arithmetic_exprs.js', { [op]: [constant, num] }, expected),
@@ -1197,7 +1172,7 @@ describe("arithmetic expressions, as mongod's jstests have them", () => {
     const [doc] = await c
       .aggregate([{ $project: { _id: 0, v: expr } }], { promoteValues: false, promoteLongs: false })
       .toArray();
-    return doc && 'v' in doc ? typed(doc.v) : 'missing';
+    return doc && 'v' in doc ? bsonText(doc.v) : 'missing';
   }
 
   /** The expression's result as a $group key, as arithmetic_constant_folding.js reads it. */
@@ -1205,7 +1180,7 @@ describe("arithmetic expressions, as mongod's jstests have them", () => {
     const [doc] = await c
       .aggregate([{ $group: { _id: expr, sum: { $sum: 1 } } }], { promoteValues: false, promoteLongs: false })
       .toArray();
-    return typed((doc as Document)._id);
+    return bsonText((doc as Document)._id);
   }
 
   /** The code and message the expression fails with, or what it answered. */

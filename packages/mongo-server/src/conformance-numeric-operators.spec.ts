@@ -8,21 +8,12 @@
  * `promoteValues: false`. Written to hold against a real MongoDB 7
  * (MONGO_URL) too, but for the Decimal128 case the embedded server refuses.
  */
-import { type Collection, Decimal128, type Document, Double, Int32, Long } from 'mongodb';
+import { type Collection, Decimal128, type Document, Double, Long } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { bsonText } from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
-
-/** A value as its BSON type and text: `int 1`, `long 2147483648`, `decimal 4.6`, `double 5`. */
-function typed(value: unknown): unknown {
-  if (value instanceof Double) return `double ${value.value}`;
-  if (value instanceof Int32) return `int ${value.value}`;
-  if (value instanceof Long) return `long ${value.toString()}`;
-  if (value instanceof Decimal128) return `decimal ${value.toString()}`;
-  if (Array.isArray(value)) return value.map(typed);
-  return value;
-}
 
 describe('one-number expression operators', () => {
   let c: Collection;
@@ -50,7 +41,7 @@ describe('one-number expression operators', () => {
     const [doc] = await c
       .aggregate([{ $project: { _id: 0, v: expr } }], { promoteValues: false, promoteLongs: false })
       .toArray();
-    return typed((doc as Document).v);
+    return bsonText((doc as Document).v);
   }
 
   async function code(expr: unknown): Promise<unknown> {

@@ -28,6 +28,7 @@
 import { type Collection, Decimal128, type Document, Double, Int32, Long } from 'mongodb';
 
 import { rejection, useDriverFixture } from './conformance.fixture.js';
+import { bsonText } from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -42,19 +43,6 @@ const INT64_MAX = '9223372036854775807';
 const INT64_MIN = '-9223372036854775808';
 /** update_min_max_examples.js: "Slightly bigger than 1e-15". */
 const BIGGER_VAL = 0.000000000000001000000000000001;
-
-/** A value as its BSON type and text: `int 1`, `long 2147483648`, `decimal 5.0`, `double 1.2`. */
-function typed(value: unknown): unknown {
-  if (value instanceof Double) return `double ${value.value}`;
-  if (value instanceof Int32) return `int ${value.value}`;
-  if (value instanceof Long) return `long ${value.toString()}`;
-  if (value instanceof Decimal128) return `decimal ${value.toString()}`;
-  if (Array.isArray(value)) return value.map(typed);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typed(v)]));
-  }
-  return value;
-}
 
 /** A number's value whatever its BSON type. */
 function numeric(value: unknown): number {
@@ -72,10 +60,10 @@ function asExpected(value: unknown, expected: unknown): unknown {
   if (typeof expected === 'string' && expected.startsWith('= ')) return `= ${numeric(value)}`;
   const typeAndValue = typeof expected === 'string' ? /^(\w+) = /.exec(expected) : null;
   if (typeAndValue) {
-    const type = String(typed(value)).split(' ')[0];
+    const type = String(bsonText(value)).split(' ')[0];
     return `${type} = ${numeric(value)}`;
   }
-  return typed(value);
+  return bsonText(value);
 }
 
 const ID = 'test_object';

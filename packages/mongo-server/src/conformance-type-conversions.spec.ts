@@ -44,6 +44,7 @@ import {
 } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { bsonText, decimalValue } from './raw-replies.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -87,32 +88,6 @@ const INT_MAX = 2147483647;
 const INT_MIN = -2147483648;
 /** ExpressionConvert::kLongLongMaxPlusOneAsDouble. */
 const LONG_MAX_PLUS_ONE = 2 ** 63;
-
-/** A value as its BSON type and text: `int 1`, `long 2`, `double -0`, `decimal 4.60`, `date …Z`, `objectId …`. */
-function typed(value: unknown): unknown {
-  if (value instanceof Double) return `double ${Object.is(value.value, -0) ? '-0' : value.value}`;
-  if (value instanceof Int32) return `int ${value.value}`;
-  if (value instanceof Long) return `long ${value.toString()}`;
-  if (value instanceof Decimal128) return `decimal ${value.toString()}`;
-  if (value instanceof Date) return `date ${value.toISOString()}`;
-  if (value instanceof ObjectId) return `objectId ${value.toHexString()}`;
-  return value;
-}
-
-/** A decimal's text reduced to its value: sign, digits without trailing zeros, exponent. */
-function decimalValue(text: string): string {
-  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:E([-+]?\d+))?$/i.exec(text);
-  if (!match) return text;
-  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
-  let digits = `${whole}${fraction}`.replace(/^0+/, '');
-  let power = Number(exponent) - fraction.length;
-  if (digits === '') return '0';
-  while (digits.endsWith('0')) {
-    digits = digits.slice(0, -1);
-    power += 1;
-  }
-  return `${sign === '-' ? '-' : ''}${digits}e${power}`;
-}
 
 /**
  * A Decimal128 of `text`'s value in whatever exponent, for the cases whose
@@ -692,7 +667,7 @@ describe('$convert and its shortcuts', () => {
     const [doc] = await c
       .aggregate([{ $project: { _id: 0, v: expr } }], { promoteValues: false, promoteLongs: false })
       .toArray();
-    return Object.fromEntries(Object.entries(doc ?? {}).map(([key, v]) => [key, typed(v)]));
+    return Object.fromEntries(Object.entries(doc ?? {}).map(([key, v]) => [key, bsonText(v)]));
   }
 
   async function value(expr: unknown): Promise<unknown> {

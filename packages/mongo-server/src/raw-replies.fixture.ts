@@ -73,3 +73,37 @@ export function expectDocument(actual: unknown, expected: unknown): void {
 export function answer(error: MongoServerError): Document {
   return { code: Number(error.code), codeName: error.codeName, message: error.message };
 }
+
+/** A decimal's text reduced to its value (sign, digits without trailing zeros, exponent), to compare decimals whatever their exponents. */
+export function decimalValue(text: string): string {
+  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:E([-+]?\d+))?$/i.exec(text);
+  if (!match) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  let power = Number(exponent) - fraction.length;
+  if (digits === '') return '0';
+  while (digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    power += 1;
+  }
+  return `${sign === '-' ? '-' : ''}${digits}e${power}`;
+}
+
+/**
+ * A value as its BSON type and text, which a diff shows and a table can state: `int 5`,
+ * `long 2147483648`, `double 2.5` (`double -0`), `decimal 2.50`, `date <ISO>`, `objectId <hex>`;
+ * arrays and documents element by element, anything else as it is. Read replies with
+ * `promoteValues: false` so the numbers keep their wrappers.
+ */
+export function bsonText(value: unknown): unknown {
+  if (value instanceof Double) return `double ${Object.is(value.value, -0) ? '-0' : value.value}`;
+  if (value instanceof Int32) return `int ${value.value}`;
+  if (value instanceof Long) return `long ${value.toString()}`;
+  if (value instanceof Decimal128) return `decimal ${value.toString()}`;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'date invalid' : `date ${value.toISOString()}`;
+  if (value instanceof ObjectId) return `objectId ${value.toHexString()}`;
+  if (Array.isArray(value)) return value.map(bsonText);
+  if (isPlainDocument(value))
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, bsonText(item)]));
+  return value;
+}

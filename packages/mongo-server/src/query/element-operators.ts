@@ -25,7 +25,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** MongoDB's `$type` aliases and their BSON type numbers. */
-const TYPE_ALIASES: Readonly<Record<string, number>> = {
+export const TYPE_ALIASES: Readonly<Record<string, number>> = {
   double: 1,
   string: 2,
   object: 3,

@@ -12,43 +12,17 @@ import type { Options } from 'mingo/types';
 
 import { CommandError } from '../commands/command-error.js';
 import { decimalArithmetic, parseDecimal } from './decimal-arithmetic.js';
-import { typeAlias } from './element-operators.js';
+import { TYPE_ALIASES, typeAlias } from './element-operators.js';
 import { notSupported } from './expression-check.js';
 import { INT64_MAX, INT64_MIN, numericType, storedDouble, toDouble } from './numeric-types.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
-/** The targets `$convert` has, by name and by BSON type number. */
-const TARGETS: Readonly<Record<string, number>> = {
-  double: 1,
-  string: 2,
-  objectId: 7,
-  bool: 8,
-  date: 9,
-  int: 16,
-  long: 18,
-  decimal: 19,
-};
-
-/** The other BSON type names: a `to` of one of them is unsupported, not unknown. */
-const OTHER_TYPES: Readonly<Record<string, number>> = {
-  minKey: -1,
-  missing: 0,
-  object: 3,
-  array: 4,
-  binData: 5,
-  undefined: 6,
-  null: 10,
-  regex: 11,
-  dbPointer: 12,
-  javascript: 13,
-  symbol: 14,
-  javascriptWithScope: 15,
-  timestamp: 17,
-  maxKey: 127,
-};
-
-/** A target: one of {@link TARGETS}, or another type's name, which no value converts to. */
+/**
+ * A target: a BSON type's name (or `missing`). `$convert` converts to double,
+ * string, objectId, bool, date, int, long and decimal; to any other type no
+ * value converts (an "Unsupported conversion" that `onError` catches).
+ */
 type Target = string;
 
 const NO_ON_ERROR = ' in $convert with no onError value';
@@ -79,7 +53,7 @@ const overflow = () => new ConversionFailure('Conversion would overflow target t
 /** `to` as a target, with mongod's errors for one it has not (checked on every evaluation, as mongod does). */
 function targetOf(to: unknown): Target {
   if (typeof to === 'string') {
-    if (Object.hasOwn(TARGETS, to) || Object.hasOwn(OTHER_TYPES, to)) return to;
+    if (Object.hasOwn(TYPE_ALIASES, to) || to === 'missing') return to;
     throw new CommandError('BadValue', `Unknown type name: ${to}`);
   }
   if (numericType(to) !== undefined) {
@@ -87,9 +61,7 @@ function targetOf(to: unknown): Target {
     if (!Number.isInteger(code)) {
       throw new CommandError('FailedToParse', "In $convert, numeric 'to' argument is not an integer");
     }
-    const name = [...Object.keys(TARGETS), ...Object.keys(OTHER_TYPES)].find(
-      (key) => (TARGETS[key] ?? OTHER_TYPES[key]) === code && key !== 'missing',
-    );
+    const name = Object.keys(TYPE_ALIASES).find((key) => TYPE_ALIASES[key] === code);
     if (name) return name;
     throw new CommandError(
       'FailedToParse',
