@@ -14,6 +14,7 @@ import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
 import { checkSetFieldArguments } from './object-expressions.js';
+import { TRUTH_OPERATOR } from './truthiness.js';
 
 /** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
 const MONGOD_ONLY_EXPRESSIONS = new Set(['$function', '$accumulator', '$meta', '$toHashedIndexKey']);
@@ -59,8 +60,8 @@ export function checkExpression(expr: unknown, context: Context): void {
         `An object representing an expression must have exactly one field: ${formatDocument(expr as Document)}`,
       );
     }
-    // The operator a dotted path becomes while it runs (aggregation-paths.ts) is the server's, not a client's.
-    if (!isExpressionName(context, operator) || operator === PATH_OPERATOR) {
+    // The operators a dotted path and a condition become while they run are the server's, not a client's.
+    if (!isExpressionName(context, operator) || operator === PATH_OPERATOR || operator === TRUTH_OPERATOR) {
       if (MONGOD_ONLY_EXPRESSIONS.has(operator)) throw notSupported(`The ${operator} expression`);
       throw new CommandError('InvalidPipelineOperator', `Unrecognized expression '${operator}'`);
     }

@@ -15,7 +15,8 @@ type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unk
  * type-conversions.ts's.
  */
 const NUMBER_READING_OPERATORS = [
-  ...['$sortArray', '$in', '$indexOfArray', '$arrayElemAt', '$slice', '$range', '$substr', '$substrBytes'],
+  ...['$sortArray', '$in', '$indexOfArray', '$arrayElemAt', '$range', '$substr', '$substrBytes', '$firstN'],
+  ...['$lastN', '$maxN', '$minN'],
   ...['$substrCP', '$setEquals', '$setIntersection', '$setUnion', '$setDifference', '$setIsSubset', '$bitAnd'],
   ...['$bitOr', '$bitXor', '$bitNot'],
 ];
@@ -25,7 +26,7 @@ function isDouble(value: unknown): boolean {
 }
 
 /** Operators whose numbers are positions or counts: mongod takes any number that is a whole int32 there. */
-const INDEX_OPERATORS = new Set(['$arrayElemAt', '$slice', '$range', '$substr', '$substrBytes', '$substrCP']);
+const INDEX_OPERATORS = new Set(['$arrayElemAt', '$range', '$substr', '$substrBytes', '$substrCP']);
 
 /** An Int64 or Decimal128 that is a whole int32 as the JS number mingo reads a position as; anything else as is. */
 export function asIndex(value: unknown): unknown {

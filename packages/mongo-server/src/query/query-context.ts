@@ -32,6 +32,7 @@ import { MISSING, pathElements, queryPath } from './path-elements.js';
 import { $elemMatch, allElemMatches, isElemMatchEntry } from './elem-match-operator.js';
 import { PATH_OPERATORS } from './path-operators.js';
 import { ARITHMETIC_OPERATORS } from './arithmetic-expressions.js';
+import { arrayExpressionOperators } from './array-expressions.js';
 import {
   aggregationPathAccumulators,
   aggregationPathOperators,
@@ -53,6 +54,7 @@ import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.
 import { SINGLE_NUMERIC_EXPRESSION_OPERATORS } from './single-numeric-expressions.js';
 import { ProjectionTree } from './projection-tree.js';
 import { sortDocuments, type SortSpec } from './sort-documents.js';
+import { exprCondition, truthOperators } from './truthiness.js';
 import { clonedEach } from './update-paths.js';
 
 type Predicate = (doc: unknown) => boolean;
@@ -176,7 +178,8 @@ const TOP_LEVEL_QUERY_OPERATORS = Object.fromEntries(
       name,
       (selector: string, value: unknown, options: Options): Predicate => {
         if (selector !== name) throw new CommandError('BadValue', `unknown operator: ${name}`);
-        return operator(selector, value, options);
+        // `$expr`'s value is true as mongod takes it (an integral double 0.0 is false), not as JavaScript does.
+        return operator(selector, name === '$expr' ? exprCondition(value) : value, options);
       },
     ];
   }),
@@ -349,17 +352,21 @@ export const MONGO_CONTEXT: Context = Context.init({
   ),
   expression: budgetedExpressionOperators(
     aggregationPathOperators(
-      operandListOperators(
-        mongodExpressionOperators({
-          ...expressionOperators,
-          ...BSON_EXPRESSION_OPERATORS,
-          ...NUMERIC_EXPRESSION_OPERATORS,
-          ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
-          ...ARITHMETIC_OPERATORS,
-          ...REGEX_EXPRESSION_OPERATORS,
-          ...BOUNDED_EXPRESSION_OPERATORS,
-          ...SERVER_SCRIPT_OPERATORS.expression,
-        } as unknown as Record<string, ExpressionOperator>),
+      truthOperators(
+        operandListOperators(
+          arrayExpressionOperators(
+            mongodExpressionOperators({
+              ...expressionOperators,
+              ...BSON_EXPRESSION_OPERATORS,
+              ...NUMERIC_EXPRESSION_OPERATORS,
+              ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
+              ...ARITHMETIC_OPERATORS,
+              ...REGEX_EXPRESSION_OPERATORS,
+              ...BOUNDED_EXPRESSION_OPERATORS,
+              ...SERVER_SCRIPT_OPERATORS.expression,
+            } as unknown as Record<string, ExpressionOperator>),
+          ),
+        ),
       ),
     ),
   ),
