@@ -117,6 +117,22 @@ describe('$week and %U', () => {
   });
 });
 
+describe('%w and %% in $dateToString', () => {
+  // mongod's %w counts from 1, Sunday, to 7, as $dayOfWeek does; %% is a percent sign.
+  it.each<[string, string, string, string]>([
+    ['a Sunday', '2024-06-30T12:00:00Z', '%w', '1'],
+    ['a Monday', '2024-07-01T12:00:00Z', '%w %u', '2 1'],
+    ['a Saturday', '2024-07-06T12:00:00Z', '%w', '7'],
+    ['a Monday in UTC, a Tuesday at +14:00', '2024-07-01T12:00:00Z', '%w %H', '3 02'],
+    ['percent signs', '2024-07-01T12:00:00Z', '100%% %Y%%', '100% 2024%'],
+  ])('should print %s', async (label, iso, format, expected) => {
+    const timezone = label.includes('+14:00') ? { timezone: 'Pacific/Kiritimati' } : {};
+    expect(await evaluate({ $dateToString: { format, date: { $literal: new Date(iso) }, ...timezone } })).toBe(
+      expected,
+    );
+  });
+});
+
 describe('$tsSecond and $tsIncrement', () => {
   const ts = new Timestamp({ t: 1_700_000_000, i: 7 });
 

@@ -123,21 +123,41 @@ function weekOf(operators: Record<string, ExpressionOperator>): ExpressionOperat
   };
 }
 
-/** `$dateToString` whose `%U` is the week as `$week` counts it (mingo's had the same error). */
-function dateToStringWithWeek(original: ExpressionOperator, week: ExpressionOperator): ExpressionOperator {
+/** What `%%` stands for while mingo formats (it dropped `%%`): no format letter, no text a date prints. */
+const PERCENT = '\u0000percent\u0000';
+
+/**
+ * `$dateToString` with mongod's `%U` (the week as `$week` counts it; mingo's
+ * had the same error), `%w` (the day of the week from 1, Sunday, to 7, as
+ * `$dayOfWeek`; mingo's counted from 0) and `%%` (a `%`; mingo printed
+ * nothing).
+ */
+function dateToStringFixed(
+  original: ExpressionOperator,
+  operators: Record<string, ExpressionOperator>,
+): ExpressionOperator {
+  const week = weekOf(operators);
+  const dayOfWeek = operators.$dayOfWeek!;
   return (obj, expr, options) => {
     if (typeAlias(expr) !== 'object') return original(obj, expr, options);
     const spec = expr as Document;
     const format = evalExpr(obj, spec.format, options);
-    if (typeof format !== 'string' || !format.includes('%U')) return original(obj, expr, options);
-    const number = week(
-      obj,
-      { date: spec.date, ...(spec.timezone === undefined ? {} : { timezone: spec.timezone }) },
-      options,
-    );
-    if (number === null) return original(obj, expr, options);
-    const replaced = format.replace(/%%|%U/g, (token) => (token === '%%' ? token : String(number).padStart(2, '0')));
-    return original(obj, { ...spec, format: { $literal: replaced } }, options);
+    if (typeof format !== 'string' || !/%[%Uw]/.test(format)) return original(obj, expr, options);
+    const dateSpec = { date: spec.date, ...(spec.timezone === undefined ? {} : { timezone: spec.timezone }) };
+    const parts: Record<string, () => unknown> = {
+      '%U': () => week(obj, dateSpec, options),
+      '%w': () => dayOfWeek(obj, dateSpec, options),
+    };
+    let missing = false;
+    const replaced = format.replace(/%%|%U|%w/g, (token) => {
+      if (token === '%%') return PERCENT;
+      const value = parts[token]!();
+      if (value === null || value === undefined) missing = true;
+      return token === '%U' ? String(value).padStart(2, '0') : String(value);
+    });
+    if (missing) return original(obj, expr, options);
+    const result = original(obj, { ...spec, format: { $literal: replaced } }, options);
+    return typeof result === 'string' ? result.split(PERCENT).join('%') : result;
   };
 }
 
@@ -243,7 +263,7 @@ export function mongodExpressionOperators(
     $week: week,
     $tsSecond: timestampPart('$tsSecond', 'Location5687301', 't'),
     $tsIncrement: timestampPart('$tsIncrement', 'Location5687302', 'i'),
-    $dateToString: dateToStringWithWeek(operators.$dateToString!, week),
+    $dateToString: dateToStringFixed(operators.$dateToString!, operators),
     $switch: switchWithoutDefault(operators.$switch!),
     $let: letWithCurrent(operators.$let!),
   };
