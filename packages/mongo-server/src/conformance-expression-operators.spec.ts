@@ -133,6 +133,17 @@ describe('%w and %% in $dateToString', () => {
   });
 });
 
+describe('UTC by name', () => {
+  const date = { $literal: new Date('2024-07-01T12:34:56Z') };
+  it.each<[string, Document, unknown]>([
+    ['$hour with UTC', { $hour: { date, timezone: 'UTC' } }, 12],
+    ['$dateToString with GMT', { $dateToString: { format: '%H:%M %z', date, timezone: 'GMT' } }, '12:34 +0000'],
+    ['$minute with Etc/UTC', { $minute: { date, timezone: 'Etc/UTC' } }, 34],
+  ])('should take %s as the zone of offset 0', async (_label, expr, expected) => {
+    expect(await evaluate(expr)).toEqual(expected);
+  });
+});
+
 describe('$tsSecond and $tsIncrement', () => {
   const ts = new Timestamp({ t: 1_700_000_000, i: 7 });
 

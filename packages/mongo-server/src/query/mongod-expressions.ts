@@ -243,6 +243,27 @@ function letWithCurrent(original: ExpressionOperator): ExpressionOperator {
   };
 }
 
+/** The date operators that take a `timezone`. */
+const ZONED_DATE_OPERATORS = [
+  ...['$dateToString', '$dateFromString', '$dateToParts', '$dateFromParts', '$year', '$month', '$dayOfMonth'],
+  ...['$hour', '$minute', '$second', '$millisecond', '$dayOfWeek', '$dayOfYear', '$week', '$isoWeek'],
+  ...['$isoWeekYear', '$isoDayOfWeek', '$dateAdd', '$dateSubtract', '$dateDiff', '$dateTrunc'],
+];
+
+/** The Olson names of UTC itself, which mingo refused ("timezone 'UTC' is invalid"): mongod takes them. */
+const UTC_NAMES = new Set(['UTC', 'GMT', 'Etc/UTC', 'Etc/GMT', 'Etc/Universal', 'Etc/Zulu', 'Universal', 'Zulu']);
+
+/** `operator` taking `timezone: 'UTC'` (or another name of UTC) as the offset +00:00. */
+function utcNames(operator: ExpressionOperator): ExpressionOperator {
+  return (obj, expr, options) => {
+    const spec = typeAlias(expr) === 'object' ? (expr as Document) : undefined;
+    if (!spec || !('timezone' in spec)) return operator(obj, expr, options);
+    const timezone: unknown = evalExpr(obj, spec.timezone, options);
+    if (typeof timezone !== 'string' || !UTC_NAMES.has(timezone)) return operator(obj, expr, options);
+    return operator(obj, { ...spec, timezone: { $literal: '+00:00' } }, options);
+  };
+}
+
 /**
  * Expression operators of MongoDB 7 that mingo lacks or answers otherwise
  * (a one-operand list is made the operand by operand-lists.ts):
@@ -254,16 +275,20 @@ export function mongodExpressionOperators(
   operators: Record<string, ExpressionOperator>,
 ): Record<string, ExpressionOperator> {
   const week = weekOf(operators);
+  const zoned = Object.fromEntries(
+    ZONED_DATE_OPERATORS.filter((name) => operators[name]).map((name) => [name, utcNames(operators[name]!)]),
+  );
   return {
     ...operators,
+    ...zoned,
     ...CONVERSION_OPERATORS,
     $indexOfCP: indexOfCP,
     $bsonSize: bsonSize,
     $binarySize: binarySize,
-    $week: week,
+    $week: utcNames(week),
     $tsSecond: timestampPart('$tsSecond', 'Location5687301', 't'),
     $tsIncrement: timestampPart('$tsIncrement', 'Location5687302', 'i'),
-    $dateToString: dateToStringFixed(operators.$dateToString!, operators),
+    $dateToString: utcNames(dateToStringFixed(operators.$dateToString!, operators)),
     $switch: switchWithoutDefault(operators.$switch!),
     $let: letWithCurrent(operators.$let!),
   };
