@@ -144,6 +144,37 @@ describe('UTC by name', () => {
   });
 });
 
+describe('$dateAdd and $dateSubtract by months', () => {
+  // mongod clamps a day past the new month's end to its last day (its date_add_subtract.js states the first case).
+  const at = (iso: string) => ({ $literal: new Date(iso) });
+  it.each<[string, Document, string | null]>([
+    [
+      'Dec 31 + 2 months',
+      { $dateAdd: { startDate: at('2020-12-31T10:00:00Z'), unit: 'month', amount: 2 } },
+      '2021-02-28T10:00:00.000Z',
+    ],
+    [
+      'Feb 29 + 1 year',
+      { $dateAdd: { startDate: at('2024-02-29T00:00:00Z'), unit: 'year', amount: 1 } },
+      '2025-02-28T00:00:00.000Z',
+    ],
+    [
+      'Dec 31 - 1 quarter',
+      { $dateSubtract: { startDate: at('2020-12-31T10:00:00Z'), unit: 'quarter', amount: 1 } },
+      '2020-09-30T10:00:00.000Z',
+    ],
+    [
+      'Jan 31 23:30Z + 1 month at +01:00 (Feb 1 there)',
+      { $dateAdd: { startDate: at('2024-01-31T23:30:00Z'), unit: 'month', amount: 1, timezone: '+01:00' } },
+      '2024-02-29T23:30:00.000Z',
+    ],
+    ['a null amount', { $dateAdd: { startDate: at('2020-12-31T10:00:00Z'), unit: 'month', amount: null } }, null],
+  ])('should answer %s', async (_label, expr, expected) => {
+    const value = await evaluate(expr);
+    expect(value instanceof Date ? value.toISOString() : value).toEqual(expected);
+  });
+});
+
 describe('$tsSecond and $tsIncrement', () => {
   const ts = new Timestamp({ t: 1_700_000_000, i: 7 });
 

@@ -4,6 +4,7 @@ import type { Options } from 'mingo/types';
 
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { numericType, unwrapNumber } from './numeric-types.js';
 import { CONVERSION_OPERATORS } from './type-conversions.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
@@ -243,6 +244,52 @@ function letWithCurrent(original: ExpressionOperator): ExpressionOperator {
   };
 }
 
+/** `date` moved by whole `months` on the calendar of UTC (its local time at `offset` minutes), the day clamped to the month's last. */
+function addMonths(date: Date, months: number, offset: number): Date {
+  const local = new Date(date.getTime() + offset * 60_000);
+  const day = local.getUTCDate();
+  local.setUTCDate(1);
+  local.setUTCMonth(local.getUTCMonth() + months);
+  const last = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 0)).getUTCDate();
+  local.setUTCDate(Math.min(day, last));
+  return new Date(local.getTime() - offset * 60_000);
+}
+
+const MONTHS_PER_UNIT: Readonly<Record<string, number>> = { month: 1, quarter: 3, year: 12 };
+
+/**
+ * `$dateAdd`/`$dateSubtract` by months, quarters or years as mongod adds
+ * them: a day past the new month's end is its last day (Jan 31 + 1 month is
+ * Feb 28 or 29), where mingo rolled over into the next month; null when the
+ * start, unit or amount is null or missing. A time zone given by name (other
+ * than UTC's) is left to mingo, which ignores it here.
+ */
+function monthEnd(name: '$dateAdd' | '$dateSubtract', original: ExpressionOperator): ExpressionOperator {
+  return (obj, expr, options) => {
+    if (typeAlias(expr) !== 'object') return original(obj, expr, options);
+    const spec = expr as Document;
+    const [startDate, unit, amount, timezone] = ['startDate', 'unit', 'amount', 'timezone'].map((key) =>
+      key in spec ? (evalExpr(obj, spec[key], options) as unknown) : undefined,
+    );
+    if ([startDate, unit, amount].some((value) => value === null || value === undefined)) return null;
+    const perUnit = typeof unit === 'string' ? MONTHS_PER_UNIT[unit] : undefined;
+    const count = numericType(amount) === undefined ? NaN : Number(String(unwrapNumber(amount)));
+    const offset = timezone === undefined ? 0 : offsetMinutes(timezone);
+    if (!(startDate instanceof Date) || perUnit === undefined || !Number.isInteger(count) || offset === undefined) {
+      return original(obj, expr, options);
+    }
+    return addMonths(startDate, (name === '$dateAdd' ? count : -count) * perUnit, offset);
+  };
+}
+
+/** A fixed UTC offset (`+05:30`, `-0800`, `+03`) in minutes; undefined for anything else. */
+function offsetMinutes(timezone: unknown): number | undefined {
+  const match = typeof timezone === 'string' ? /^([+-])(\d{2}):?(\d{2})?$/.exec(timezone) : null;
+  if (!match) return undefined;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return match[1] === '-' ? -minutes : minutes;
+}
+
 /** The date operators that take a `timezone`. */
 const ZONED_DATE_OPERATORS = [
   ...['$dateToString', '$dateFromString', '$dateToParts', '$dateFromParts', '$year', '$month', '$dayOfMonth'],
@@ -291,5 +338,7 @@ export function mongodExpressionOperators(
     $dateToString: utcNames(dateToStringFixed(operators.$dateToString!, operators)),
     $switch: switchWithoutDefault(operators.$switch!),
     $let: letWithCurrent(operators.$let!),
+    $dateAdd: utcNames(monthEnd('$dateAdd', operators.$dateAdd!)),
+    $dateSubtract: utcNames(monthEnd('$dateSubtract', operators.$dateSubtract!)),
   };
 }
