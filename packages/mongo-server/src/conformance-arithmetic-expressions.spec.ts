@@ -36,6 +36,7 @@ import { Binary, type Collection, Decimal128, type Document, Double, Int32, Long
 
 import { useDriverFixture } from './conformance.fixture.js';
 import { bsonText, decimalValue } from './raw-replies.fixture.js';
+import { StoredInputs } from './stored-inputs.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -79,13 +80,12 @@ function shell(value: unknown): string {
   return String(value);
 }
 
-/** The suite's inputs, stored as the fields `in0`, `in1`, … of its one document. */
-const inputs: unknown[] = [];
+/** The suite's inputs, stored as the fields of its one document. */
+const inputs = new StoredInputs();
 
 /** The path of `value` in the suite's document, so that the operand reaches the expression through storage. */
 function stored(value: unknown): string {
-  inputs.push(value);
-  const path = `$in${inputs.length - 1}`;
+  const path = inputs.store(value);
   storedLabels.set(path, `stored(${shell(value)})`);
   return path;
 }
@@ -1164,7 +1164,7 @@ describe("arithmetic expressions, as mongod's jstests have them", () => {
   let c: Collection;
   beforeAll(async () => {
     c = await fx.fresh('arithmetic_expressions');
-    await c.insertOne(Object.fromEntries([['_id', 1], ...inputs.map((input, i) => [`in${i}`, input])]) as never);
+    await inputs.insert(c);
   });
 
   /** The expression's result with its BSON type, or `missing`. */

@@ -45,16 +45,16 @@ import {
 
 import { useDriverFixture } from './conformance.fixture.js';
 import { bsonText, decimalValue } from './raw-replies.fixture.js';
+import { StoredInputs } from './stored-inputs.fixture.js';
 
 const fx = useDriverFixture();
 
-/** The suite's inputs, stored as the fields `in0`, `in1`, … of its one document. */
-const inputs: unknown[] = [];
+/** The suite's inputs, stored as the fields of its one document. */
+const inputs = new StoredInputs();
 
 /** The path of `value` in the suite's document, so that the input reaches `$convert` through storage. */
 function stored(value: unknown): string {
-  inputs.push(value);
-  return `$in${inputs.length - 1}`;
+  return inputs.store(value);
 }
 
 const double = (n: number) => stored(new Double(n));
@@ -659,7 +659,7 @@ describe('$convert and its shortcuts', () => {
   let c: Collection;
   beforeAll(async () => {
     c = await fx.fresh('type_conversions');
-    await c.insertOne(Object.fromEntries([['_id', 1], ...inputs.map((input, i) => [`in${i}`, input])]) as never);
+    await inputs.insert(c);
   });
 
   /** The projected document, its values typed. */
