@@ -89,9 +89,13 @@ function pathOfArray(array: readonly unknown[], names: readonly string[], index:
   return out;
 }
 
-/** What mingo gives operators as options: the root is where a `$a` path starts. */
-interface ComputeOptions {
-  readonly local?: { root?: unknown };
+/**
+ * What mingo gives operators as their options (its ComputeOptions, which it
+ * does not export): the root, where a `$a` path starts, and the variables in scope.
+ */
+export interface ComputeOptions {
+  readonly local?: { root?: unknown; variables?: Document };
+  update(locals: { root?: unknown; variables?: Document }): ComputeOptions;
 }
 
 /** {@link PATH_OPERATOR}: `$a.b` from the document mingo reads `$a` in, `$$v.a.b` from the variable's value. */

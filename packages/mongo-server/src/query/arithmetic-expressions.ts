@@ -11,7 +11,6 @@
  * the arithmetic decimal (decimal-arithmetic.ts).
  */
 import type { Decimal128 } from 'bson';
-import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
 import { CommandError } from '../commands/command-error.js';
@@ -19,20 +18,13 @@ import { decimalArithmetic, decimalRound } from './decimal-arithmetic.js';
 import { typeAlias } from './element-operators.js';
 import { notSupported } from './expression-check.js';
 import { fitsInt64, type NumericType, numericType, storedDouble, toDouble } from './numeric-types.js';
+import { evaluatedOperands, isNullish } from './operand-lists.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
 const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
 const WIDTH: Readonly<Record<NumericType, number>> = { int: 0, long: 1, double: 2, decimal: 3 };
-
-/** The operands, evaluated: a list, or one operand alone. */
-function operandsOf(obj: unknown, expr: unknown, options: Options): unknown[] {
-  const value: unknown = evalExpr(obj, expr, options);
-  return Array.isArray(expr) ? (value as unknown[]) : [value];
-}
-
-const isNullish = (value: unknown) => value === null || value === undefined || typeAlias(value) === 'undefined';
 
 /** The widest numeric type of `values` (all numbers). */
 function widest(values: readonly unknown[]): NumericType {
@@ -145,7 +137,7 @@ function dateAdd(date: Date, millis: unknown): Date {
  * rounded: so the order of the operands can move the result by a millisecond.
  */
 function add(obj: unknown, expr: unknown, options: Options): unknown {
-  const operands = operandsOf(obj, expr, options);
+  const operands = evaluatedOperands(obj, expr, options);
   for (const operand of operands) {
     if (isNullish(operand)) return null;
     if (!(operand instanceof Date) && numericType(operand) === undefined) {
@@ -168,7 +160,7 @@ function add(obj: unknown, expr: unknown, options: Options): unknown {
 }
 
 function subtract(obj: unknown, expr: unknown, options: Options): unknown {
-  const [a, b] = operandsOf(obj, expr, options);
+  const [a, b] = evaluatedOperands(obj, expr, options);
   if (isNullish(a) || isNullish(b)) return null;
   if (a instanceof Date) {
     if (b instanceof Date) return BigInt(a.getTime() - b.getTime());
@@ -189,7 +181,7 @@ function subtract(obj: unknown, expr: unknown, options: Options): unknown {
 }
 
 function multiply(obj: unknown, expr: unknown, options: Options): unknown {
-  const operands = operandsOf(obj, expr, options);
+  const operands = evaluatedOperands(obj, expr, options);
   for (const operand of operands) {
     if (isNullish(operand)) return null;
     if (numericType(operand) === undefined) {
@@ -200,7 +192,7 @@ function multiply(obj: unknown, expr: unknown, options: Options): unknown {
 }
 
 function divide(obj: unknown, expr: unknown, options: Options): unknown {
-  const [a, b] = operandsOf(obj, expr, options);
+  const [a, b] = evaluatedOperands(obj, expr, options);
   if (numericType(a) !== undefined && numericType(b) !== undefined) {
     if (widest([a, b]) === 'decimal') return decimalArithmetic('$divide', [a, b]);
     if (toDouble(b) === 0) throw new CommandError('BadValue', "can't $divide by zero");
@@ -215,7 +207,7 @@ function divide(obj: unknown, expr: unknown, options: Options): unknown {
 
 /** `$mod`: C's fmod for doubles; an integer dividend by a whole double stays an integer, as mongod has it. */
 function mod(obj: unknown, expr: unknown, options: Options): unknown {
-  const [a, b] = operandsOf(obj, expr, options);
+  const [a, b] = evaluatedOperands(obj, expr, options);
   if (isNullish(a) || isNullish(b)) return null;
   const [ta, tb] = [numericType(a), numericType(b)];
   if (ta === undefined || tb === undefined) {
@@ -238,7 +230,7 @@ function mod(obj: unknown, expr: unknown, options: Options): unknown {
 
 /** `$pow`: exact for integers while the result is one (an int32, then an Int64), a double otherwise. */
 function pow(obj: unknown, expr: unknown, options: Options): unknown {
-  const [base, exponent] = operandsOf(obj, expr, options);
+  const [base, exponent] = evaluatedOperands(obj, expr, options);
   if (isNullish(base) || isNullish(exponent)) return null;
   if (numericType(base) === undefined) {
     throw new CommandError('Location28762', `$pow's base must be numeric, not ${typeAlias(base)}`);
@@ -266,7 +258,7 @@ function pow(obj: unknown, expr: unknown, options: Options): unknown {
 
 /** `$log: [number, base]`. */
 function log(obj: unknown, expr: unknown, options: Options): unknown {
-  const [value, base] = operandsOf(obj, expr, options);
+  const [value, base] = evaluatedOperands(obj, expr, options);
   if (isNullish(value) || isNullish(base)) return null;
   if (numericType(value) === undefined) {
     throw new CommandError('Location28756', `$log's argument must be numeric, not ${typeAlias(value)}`);
@@ -335,7 +327,7 @@ function roundInteger(n: bigint, place: number, mode: 'round' | 'trunc'): bigint
 function rounding(name: '$round' | '$trunc'): ExpressionOperator {
   const mode = name === '$round' ? 'round' : 'trunc';
   return (obj, expr, options) => {
-    const [value, place = 0] = operandsOf(obj, expr, options);
+    const [value, place = 0] = evaluatedOperands(obj, expr, options);
     if (isNullish(value) || isNullish(place)) return null;
     const type = numericType(value);
     if (type === undefined) {

@@ -11,16 +11,9 @@ import type { Options } from 'mingo/types';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { numericType, toDouble } from './numeric-types.js';
+import { evaluatedOperands, isNullish } from './operand-lists.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
-
-const isNullish = (value: unknown) => value === null || value === undefined || typeAlias(value) === 'undefined';
-
-/** The operands, evaluated: a list, or one operand alone. */
-function operandsOf(obj: unknown, expr: unknown, options: Options): unknown[] {
-  const value: unknown = evalExpr(obj, expr, options);
-  return Array.isArray(expr) ? (value as unknown[]) : [value];
-}
 
 /** A `$slice` count or position: a number that is a whole int32, with mongod's codes for what is not. */
 function int32Argument(value: unknown, which: 'Second' | 'Third', codes: [`Location${number}`, `Location${number}`]) {
@@ -39,7 +32,7 @@ function int32Argument(value: unknown, which: 'Second' | 'Third', codes: [`Locat
 }
 
 function slice(obj: unknown, expr: unknown, options: Options): unknown {
-  const [array, second, third] = operandsOf(obj, expr, options);
+  const [array, second, third] = evaluatedOperands(obj, expr, options);
   const args = Array.isArray(expr) ? expr.length : 1;
   if (isNullish(array) || isNullish(second) || (args > 2 && isNullish(third))) return null;
   if (!Array.isArray(array)) {
@@ -73,7 +66,7 @@ function end(name: '$first' | '$last'): ExpressionOperator {
 /** A set operator answering null when an operand is null or missing, as mongod does, mingo's otherwise. */
 function nullForNullish(operator: ExpressionOperator): ExpressionOperator {
   return (obj, expr, options) => {
-    const operands = operandsOf(obj, expr, options);
+    const operands = evaluatedOperands(obj, expr, options);
     if (operands.some(isNullish)) return null;
     // As literals: mingo would evaluate a "$…" string among the values again.
     return operator(

@@ -3,6 +3,7 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
+import type { ComputeOptions } from './aggregation-paths.js';
 import { typeAlias } from './element-operators.js';
 import { numericType, unwrapNumber } from './numeric-types.js';
 import { CONVERSION_OPERATORS } from './type-conversions.js';
@@ -183,12 +184,6 @@ const NO_MATCH = Symbol('no $switch branch matched');
 
 /** The variable `$let` binds the document of `$$ROOT` to when it rebinds `CURRENT` (a name no user may define). */
 const ROOT_VARIABLE = '__root';
-
-/** What mingo gives operators as their options: its ComputeOptions, which holds the root and the variables in scope. */
-interface ComputeOptions {
-  readonly local?: { root?: unknown; variables?: Document };
-  update(locals: { root?: unknown; variables?: Document }): ComputeOptions;
-}
 
 interface ComputeOptionsClass {
   init(options: ComputeOptions): ComputeOptions;

@@ -1,4 +1,7 @@
+import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
+
+import { typeAlias } from './element-operators.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
@@ -47,4 +50,15 @@ export function operandListOperators(
     if (operator) out[name] = (obj, expr, options) => operator(obj, Array.isArray(expr) ? expr : [expr], options);
   }
   return out;
+}
+
+/** An operator's operands, evaluated: a list, or one operand given alone. */
+export function evaluatedOperands(obj: unknown, expr: unknown, options: Options): unknown[] {
+  const value: unknown = evalExpr(obj, expr, options);
+  return Array.isArray(expr) ? (value as unknown[]) : [value];
+}
+
+/** Whether an operand is null, missing or undefined: what most operators answer null for. */
+export function isNullish(value: unknown): boolean {
+  return value === null || value === undefined || typeAlias(value) === 'undefined';
 }

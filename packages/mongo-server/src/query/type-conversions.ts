@@ -15,6 +15,7 @@ import { decimalArithmetic, parseDecimal } from './decimal-arithmetic.js';
 import { TYPE_ALIASES, typeAlias } from './element-operators.js';
 import { notSupported } from './expression-check.js';
 import { INT64_MAX, INT64_MIN, numericType, storedDouble, toDouble } from './numeric-types.js';
+import { isNullish } from './operand-lists.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
 
@@ -286,10 +287,6 @@ function convertValue(value: unknown, target: Target, obj: unknown, options: Opt
     default:
       throw unsupported(value, target);
   }
-}
-
-function isNullish(value: unknown): boolean {
-  return value === null || value === undefined || typeAlias(value) === 'undefined';
 }
 
 /** `$convert: { input, to, onError, onNull }`. */
