@@ -15,10 +15,10 @@ type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unk
  * type-conversions.ts's.
  */
 const NUMBER_READING_OPERATORS = [
-  ...['$sortArray', '$in', '$indexOfArray', '$arrayElemAt', '$range', '$substr', '$substrBytes', '$firstN'],
-  ...['$lastN', '$maxN', '$minN'],
-  ...['$substrCP', '$setEquals', '$setIntersection', '$setUnion', '$setDifference', '$setIsSubset', '$bitAnd'],
-  ...['$bitOr', '$bitXor', '$bitNot'],
+  ...['$sortArray', '$in', '$indexOfArray', '$arrayElemAt', '$range', '$firstN', '$lastN', '$maxN', '$minN'],
+  ...['$substr', '$substrBytes', '$substrCP'],
+  ...['$setEquals', '$setIntersection', '$setUnion', '$setDifference', '$setIsSubset'],
+  ...['$bitAnd', '$bitOr', '$bitXor', '$bitNot'],
 ];
 
 function isDouble(value: unknown): boolean {
