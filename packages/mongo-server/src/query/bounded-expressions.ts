@@ -6,8 +6,6 @@ import { VALUE_BYTES } from '../bson/approximate-size.js';
 import { CommandError } from '../commands/command-error.js';
 import { countCodePoints } from './code-points.js';
 import { typeAlias } from './element-operators.js';
-import { asIndex } from './numeric-expressions.js';
-import { unwrapNumber } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
@@ -106,34 +104,6 @@ export function budgetedExpressionOperators(
   return wrapped;
 }
 
-/**
- * mingo's `$range` with MongoDB's memory bound checked first: an unbounded
- * `{$range: [0, 3e8]}` would allocate until V8 aborts the whole process.
- */
-function boundedRange(obj: unknown, expr: unknown, options: Options): unknown {
-  if (Array.isArray(expr) && expr.length >= 2 && expr.length <= 3) {
-    // Whole Int64s, Decimal128s and doubles are the numbers mingo reads (mongod takes any whole int32).
-    const [start, end, step = 1] = (evalExpr(obj, expr, options) as unknown[]).map((n) => unwrapNumber(asIndex(n)));
-    if ([start, end, step].every((n) => typeof n === 'number' && Number.isFinite(n)) && step !== 0) {
-      const count = Math.max(0, Math.ceil(((end as number) - (start as number)) / (step as number)));
-      const bytes = count * VALUE_BYTES;
-      if (bytes > ARRAY_MEMORY_LIMIT) {
-        throw new CommandError(
-          'ExceededMemoryLimit',
-          `$range would use too much memory (${bytes} bytes) and cannot spill to disk. Memory limit: ${ARRAY_MEMORY_LIMIT} bytes`,
-        );
-      }
-    }
-    // As literals: an evaluated string such as "$x" is not evaluated again.
-    return mingo.$range!(
-      obj,
-      [start, end, step].map((n) => ({ $literal: n })),
-      options,
-    );
-  }
-  return mingo.$range!(obj, expr, options);
-}
-
 /** Evaluates `expr` as an array of arguments; undefined when it is not one (mingo then answers). */
 function evaluatedArguments(obj: unknown, expr: unknown, options: Options): unknown[] | undefined {
   if (!Array.isArray(expr)) return undefined;
@@ -224,7 +194,6 @@ function strLenCP(obj: unknown, expr: unknown, options: Options): unknown {
  * far more than the value they return.
  */
 export const BOUNDED_EXPRESSION_OPERATORS: Record<string, ExpressionOperator> = {
-  $range: boundedRange,
   $concat: boundedConcat,
   $concatArrays: boundedConcatArrays,
   $replaceAll: boundedReplaceAll,

@@ -10,6 +10,7 @@ import type { Context } from 'mingo/core';
 import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { PATH_OPERATOR } from './aggregation-paths.js';
+import { ARRAY_ARGUMENT_CHECKS } from './array-expressions.js';
 import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
@@ -84,9 +85,9 @@ export function checkExpression(expr: unknown, context: Context): void {
  */
 const DOCUMENT_ARGUMENTS = new Set([
   ...['$percentile', '$median', '$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
-  ...['$firstN', '$lastN', '$maxN', '$minN', '$filter', '$map', '$reduce', '$let', '$switch', '$sortArray'],
-  ...['$zip', '$dateFromString', '$dateToString', '$dateFromParts', '$dateToParts', '$dateAdd', '$dateSubtract'],
-  ...['$dateDiff', '$dateTrunc', '$replaceOne', '$replaceAll', '$trim', '$ltrim', '$rtrim', '$regexFind'],
+  ...['$firstN', '$lastN', '$maxN', '$minN', '$let', '$switch', '$replaceOne', '$replaceAll', '$trim', '$ltrim'],
+  ...['$dateFromString', '$dateToString', '$dateFromParts', '$dateToParts', '$dateAdd', '$dateSubtract'],
+  ...['$dateDiff', '$dateTrunc', '$rtrim', '$regexFind'],
   ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
 ]);
 
@@ -152,6 +153,12 @@ function checkArity(operator: string, argument: unknown): void {
   }
 }
 
+/**
+ * The parse-time checks of single operators' arguments, kept beside the
+ * operators they check (each module's `…_ARGUMENT_CHECKS`).
+ */
+const ARGUMENT_CHECKS = new Map<string, (argument: unknown) => void>([...ARRAY_ARGUMENT_CHECKS]);
+
 export function checkArgument(operator: string, argument: unknown): void {
   if (DOCUMENT_ARGUMENTS.has(operator) && typeAlias(argument) !== 'object') {
     throw new CommandError(
@@ -166,6 +173,7 @@ export function checkArgument(operator: string, argument: unknown): void {
       }
     }
   }
+  ARGUMENT_CHECKS.get(operator)?.(argument);
 }
 
 /** Expression operators (accumulators included, as mongod registers them) that `context` runs. */
