@@ -22,8 +22,7 @@
  * `$project` with their BSON types (`promoteValues: false`): `int 5`,
  * `long 5`, `double 2.5`, `decimal 2.50`, `date 1970-01-01T00:00:00.000Z`,
  * `objectId …`, strings as they are. Written to hold against a real
- * MongoDB 7 (MONGO_URL) too; the free-form date strings only mongod's date
- * parser reads are the embedded server's known gap (`it.failing` there).
+ * MongoDB 7 (MONGO_URL) too.
  */
 import {
   Binary,
@@ -440,11 +439,7 @@ const CONVERSIONS: [string, string, string, unknown][] = [
   ['decimal -NaN', stored(DECIMAL_NEGATIVE_NAN), 'string', 'NaN'],
 ];
 
-/**
- * Date strings in the free forms mongod's date parser (timelib) reads and the embedded
- * server's (mingo's \`$dateFromString\`) does not: a known gap of the embedded server, checked
- * as failing there and as passing against a real MongoDB.
- */
+/** Date strings in the free forms mongod's date parser (timelib) reads besides ISO 8601. */
 const FREE_FORM_DATES: [string, string, string, unknown][] = [
   [
     'string "2017-07-14T12:02:44.771 GMT+02:00"',
@@ -704,12 +699,9 @@ describe('$convert and its shortcuts', () => {
     expect(await value({ $convert: { input, to } })).toEqual(expected);
   });
 
-  (process.env.MONGO_URL ? it.each : it.failing.each)(FREE_FORM_DATES)(
-    'converts %s (%s) to %s',
-    async (_label, input, to, expected) => {
-      expect(await value({ $convert: { input, to } })).toEqual(expected);
-    },
-  );
+  it.each(FREE_FORM_DATES)('converts %s (%s) to %s', async (_label, input, to, expected) => {
+    expect(await value({ $convert: { input, to } })).toEqual(expected);
+  });
 
   it.each(FAILURES)('refuses to convert %s (%s) to %s', async (_label, input, to, code, message) => {
     expect(await failure({ $convert: { input, to } })).toEqual({ code, message: expect.stringContaining(message) });

@@ -58,6 +58,7 @@ export const ErrorCode = {
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
   ConversionFailure: 241,
+  DurationOverflow: 159,
 } as const;
 
 /**

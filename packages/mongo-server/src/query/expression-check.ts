@@ -11,6 +11,7 @@ import { formatDocument } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { PATH_OPERATOR } from './aggregation-paths.js';
 import { ARRAY_ARGUMENT_CHECKS } from './array-expressions.js';
+import { DATE_ARGUMENT_CHECKS } from './date-expressions.js';
 import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
@@ -86,8 +87,7 @@ export function checkExpression(expr: unknown, context: Context): void {
 const DOCUMENT_ARGUMENTS = new Set([
   ...['$percentile', '$median', '$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
   ...['$firstN', '$lastN', '$maxN', '$minN', '$let', '$switch', '$replaceOne', '$replaceAll', '$trim', '$ltrim'],
-  ...['$dateFromString', '$dateToString', '$dateFromParts', '$dateToParts', '$dateAdd', '$dateSubtract'],
-  ...['$dateDiff', '$dateTrunc', '$rtrim', '$regexFind'],
+  ...['$rtrim', '$regexFind'],
   ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
 ]);
 
@@ -157,7 +157,10 @@ function checkArity(operator: string, argument: unknown): void {
  * The parse-time checks of single operators' arguments, kept beside the
  * operators they check (each module's `…_ARGUMENT_CHECKS`).
  */
-const ARGUMENT_CHECKS = new Map<string, (argument: unknown) => void>([...ARRAY_ARGUMENT_CHECKS]);
+const ARGUMENT_CHECKS = new Map<string, (argument: unknown) => void>([
+  ...ARRAY_ARGUMENT_CHECKS,
+  ...DATE_ARGUMENT_CHECKS,
+]);
 
 export function checkArgument(operator: string, argument: unknown): void {
   if (DOCUMENT_ARGUMENTS.has(operator) && typeAlias(argument) !== 'object') {

@@ -4,8 +4,8 @@ import type { Options } from 'mingo/types';
 
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
 import type { ComputeOptions } from './aggregation-paths.js';
+import { DATE_OPERATORS } from './date-expressions.js';
 import { typeAlias } from './element-operators.js';
-import { numericType, unwrapNumber } from './numeric-types.js';
 import { CONVERSION_OPERATORS } from './type-conversions.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
@@ -110,59 +110,6 @@ function binarySize(obj: unknown, expr: unknown, options: Options): number | nul
   );
 }
 
-/**
- * `$week` as mongod (and strftime's `%U`) counts: weeks start on Sunday, the
- * days before the year's first Sunday are week 0. mingo's approximation from
- * the ISO week was off by one for most dates (2024-03-15 gave 11, not 10).
- */
-function weekOf(operators: Record<string, ExpressionOperator>): ExpressionOperator {
-  const dayOfYear = operators.$dayOfYear!;
-  const dayOfWeek = operators.$dayOfWeek!;
-  return (obj, expr, options) => {
-    const day = dayOfYear(obj, expr, options) as number | null;
-    if (day === null || day === undefined) return null;
-    return Math.floor((day + 7 - (dayOfWeek(obj, expr, options) as number)) / 7);
-  };
-}
-
-/** What `%%` stands for while mingo formats (it dropped `%%`): no format letter, no text a date prints. */
-const PERCENT = '\u0000percent\u0000';
-
-/**
- * `$dateToString` with mongod's `%U` (the week as `$week` counts it; mingo's
- * had the same error), `%w` (the day of the week from 1, Sunday, to 7, as
- * `$dayOfWeek`; mingo's counted from 0) and `%%` (a `%`; mingo printed
- * nothing).
- */
-function dateToStringFixed(
-  original: ExpressionOperator,
-  operators: Record<string, ExpressionOperator>,
-): ExpressionOperator {
-  const week = weekOf(operators);
-  const dayOfWeek = operators.$dayOfWeek!;
-  return (obj, expr, options) => {
-    if (typeAlias(expr) !== 'object') return original(obj, expr, options);
-    const spec = expr as Document;
-    const format = evalExpr(obj, spec.format, options);
-    if (typeof format !== 'string' || !/%[%Uw]/.test(format)) return original(obj, expr, options);
-    const dateSpec = { date: spec.date, ...(spec.timezone === undefined ? {} : { timezone: spec.timezone }) };
-    const parts: Record<string, () => unknown> = {
-      '%U': () => week(obj, dateSpec, options),
-      '%w': () => dayOfWeek(obj, dateSpec, options),
-    };
-    let missing = false;
-    const replaced = format.replace(/%%|%U|%w/g, (token) => {
-      if (token === '%%') return PERCENT;
-      const value = parts[token]!();
-      if (value === null || value === undefined) missing = true;
-      return token === '%U' ? String(value).padStart(2, '0') : String(value);
-    });
-    if (missing) return original(obj, expr, options);
-    const result = original(obj, { ...spec, format: { $literal: replaced } }, options);
-    return typeof result === 'string' ? result.split(PERCENT).join('%') : result;
-  };
-}
-
 /** `$switch` that fails as mongod does (40066) when no branch matches and there is no `default`; mingo answered missing. */
 function switchWithoutDefault(original: ExpressionOperator): ExpressionOperator {
   const noMatch: unknown = { $literal: NO_MATCH };
@@ -239,101 +186,27 @@ function letWithCurrent(original: ExpressionOperator): ExpressionOperator {
   };
 }
 
-/** `date` moved by whole `months` on the calendar of UTC (its local time at `offset` minutes), the day clamped to the month's last. */
-function addMonths(date: Date, months: number, offset: number): Date {
-  const local = new Date(date.getTime() + offset * 60_000);
-  const day = local.getUTCDate();
-  local.setUTCDate(1);
-  local.setUTCMonth(local.getUTCMonth() + months);
-  const last = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 0)).getUTCDate();
-  local.setUTCDate(Math.min(day, last));
-  return new Date(local.getTime() - offset * 60_000);
-}
-
-const MONTHS_PER_UNIT: Readonly<Record<string, number>> = { month: 1, quarter: 3, year: 12 };
-
-/**
- * `$dateAdd`/`$dateSubtract` by months, quarters or years as mongod adds
- * them: a day past the new month's end is its last day (Jan 31 + 1 month is
- * Feb 28 or 29), where mingo rolled over into the next month; null when the
- * start, unit or amount is null or missing. A time zone given by name (other
- * than UTC's) is left to mingo, which ignores it here.
- */
-function monthEnd(name: '$dateAdd' | '$dateSubtract', original: ExpressionOperator): ExpressionOperator {
-  return (obj, expr, options) => {
-    if (typeAlias(expr) !== 'object') return original(obj, expr, options);
-    const spec = expr as Document;
-    const [startDate, unit, amount, timezone] = ['startDate', 'unit', 'amount', 'timezone'].map((key) =>
-      key in spec ? (evalExpr(obj, spec[key], options) as unknown) : undefined,
-    );
-    if ([startDate, unit, amount].some((value) => value === null || value === undefined)) return null;
-    const perUnit = typeof unit === 'string' ? MONTHS_PER_UNIT[unit] : undefined;
-    const count = numericType(amount) === undefined ? NaN : Number(String(unwrapNumber(amount)));
-    const offset = timezone === undefined ? 0 : offsetMinutes(timezone);
-    if (!(startDate instanceof Date) || perUnit === undefined || !Number.isInteger(count) || offset === undefined) {
-      return original(obj, expr, options);
-    }
-    return addMonths(startDate, (name === '$dateAdd' ? count : -count) * perUnit, offset);
-  };
-}
-
-/** A fixed UTC offset (`+05:30`, `-0800`, `+03`) in minutes; undefined for anything else. */
-function offsetMinutes(timezone: unknown): number | undefined {
-  const match = typeof timezone === 'string' ? /^([+-])(\d{2}):?(\d{2})?$/.exec(timezone) : null;
-  if (!match) return undefined;
-  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
-  return match[1] === '-' ? -minutes : minutes;
-}
-
-/** The date operators that take a `timezone`. */
-const ZONED_DATE_OPERATORS = [
-  ...['$dateToString', '$dateFromString', '$dateToParts', '$dateFromParts', '$year', '$month', '$dayOfMonth'],
-  ...['$hour', '$minute', '$second', '$millisecond', '$dayOfWeek', '$dayOfYear', '$week', '$isoWeek'],
-  ...['$isoWeekYear', '$isoDayOfWeek', '$dateAdd', '$dateSubtract', '$dateDiff', '$dateTrunc'],
-];
-
-/** The Olson names of UTC itself, which mingo refused ("timezone 'UTC' is invalid"): mongod takes them. */
-const UTC_NAMES = new Set(['UTC', 'GMT', 'Etc/UTC', 'Etc/GMT', 'Etc/Universal', 'Etc/Zulu', 'Universal', 'Zulu']);
-
-/** `operator` taking `timezone: 'UTC'` (or another name of UTC) as the offset +00:00. */
-function utcNames(operator: ExpressionOperator): ExpressionOperator {
-  return (obj, expr, options) => {
-    const spec = typeAlias(expr) === 'object' ? (expr as Document) : undefined;
-    if (!spec || !('timezone' in spec)) return operator(obj, expr, options);
-    const timezone: unknown = evalExpr(obj, spec.timezone, options);
-    if (typeof timezone !== 'string' || !UTC_NAMES.has(timezone)) return operator(obj, expr, options);
-    return operator(obj, { ...spec, timezone: { $literal: '+00:00' } }, options);
-  };
-}
-
 /**
  * Expression operators of MongoDB 7 that mingo lacks or answers otherwise
  * (a one-operand list is made the operand by operand-lists.ts):
- * `$convert` and its shortcuts (type-conversions.ts), `$indexOfCP`, `$bsonSize`,
- * `$binarySize`, and `$week`/`%U`. They were refused as unknown
- * (InvalidPipelineOperator, which mongod never answers for them) or wrong.
+ * `$convert` and its shortcuts (type-conversions.ts), the date operators
+ * (date-expressions.ts), `$indexOfCP`, `$bsonSize`, `$binarySize`. They were
+ * refused as unknown (InvalidPipelineOperator, which mongod never answers
+ * for them) or wrong.
  */
 export function mongodExpressionOperators(
   operators: Record<string, ExpressionOperator>,
 ): Record<string, ExpressionOperator> {
-  const week = weekOf(operators);
-  const zoned = Object.fromEntries(
-    ZONED_DATE_OPERATORS.filter((name) => operators[name]).map((name) => [name, utcNames(operators[name]!)]),
-  );
   return {
     ...operators,
-    ...zoned,
+    ...DATE_OPERATORS,
     ...CONVERSION_OPERATORS,
     $indexOfCP: indexOfCP,
     $bsonSize: bsonSize,
     $binarySize: binarySize,
-    $week: utcNames(week),
     $tsSecond: timestampPart('$tsSecond', 'Location5687301', 't'),
     $tsIncrement: timestampPart('$tsIncrement', 'Location5687302', 'i'),
-    $dateToString: utcNames(dateToStringFixed(operators.$dateToString!, operators)),
     $switch: switchWithoutDefault(operators.$switch!),
     $let: letWithCurrent(operators.$let!),
-    $dateAdd: utcNames(monthEnd('$dateAdd', operators.$dateAdd!)),
-    $dateSubtract: utcNames(monthEnd('$dateSubtract', operators.$dateSubtract!)),
   };
 }

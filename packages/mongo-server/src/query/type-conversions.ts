@@ -11,6 +11,8 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
 import { CommandError } from '../commands/command-error.js';
+import { parseDateString } from './date-from-string.js';
+import { TimeZone } from './date-time-zones.js';
 import { decimalArithmetic, parseDecimal } from './decimal-arithmetic.js';
 import { TYPE_ALIASES, typeAlias } from './element-operators.js';
 import { notSupported } from './expression-check.js';
@@ -183,7 +185,7 @@ function toDecimalValue(value: unknown): Decimal128 {
 }
 
 /** A date: an Int64, double or decimal is milliseconds since the epoch; an ObjectId its creation second. */
-function toDateValue(value: unknown, obj: unknown, options: Options): Date {
+function toDateValue(value: unknown): Date {
   if (value instanceof Date) return value;
   if (value instanceof ObjectId) return value.getTimestamp();
   if (value instanceof Timestamp) return new Date(value.t * 1000);
@@ -197,17 +199,13 @@ function toDateValue(value: unknown, obj: unknown, options: Options): Date {
     return new Date(Math.trunc(millis));
   }
   if (typeof value === 'string') {
-    // mingo's $dateFromString reads the formats mongod's date parser reads most often (ISO 8601).
-    let date: unknown;
+    // mongod reads it as $dateFromString does without a format (TimeZoneDatabase::fromString).
     try {
-      date = evalExpr(obj, { $dateFromString: { dateString: { $literal: value } } }, options);
+      return new Date(parseDateString(value, TimeZone.UTC));
     } catch (error) {
-      throw new ConversionFailure(`Error parsing date string '${value}'`, (error as Error).message);
+      if (!(error instanceof CommandError) || error.codeName !== 'ConversionFailure') throw error;
+      throw new ConversionFailure(error.message);
     }
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-      throw new ConversionFailure(`Error parsing date string '${value}'`);
-    }
-    return date;
   }
   throw unsupported(value, 'date');
 }
@@ -266,7 +264,7 @@ function toBoolValue(value: unknown): boolean {
 }
 
 /** `value` converted to `target` (null and missing were answered before). */
-function convertValue(value: unknown, target: Target, obj: unknown, options: Options): unknown {
+function convertValue(value: unknown, target: Target): unknown {
   switch (target) {
     case 'double':
       return toDoubleValue(value);
@@ -277,7 +275,7 @@ function convertValue(value: unknown, target: Target, obj: unknown, options: Opt
     case 'bool':
       return toBoolValue(value);
     case 'date':
-      return toDateValue(value, obj, options);
+      return toDateValue(value);
     case 'int':
       return Number(toInteger(value, 'int'));
     case 'long':
@@ -299,7 +297,7 @@ function convert(obj: unknown, expr: unknown, options: Options): unknown {
   if (isNullish(input)) return 'onNull' in spec ? evalExpr(obj, spec.onNull, options) : null;
   if (target === undefined) return null;
   try {
-    return convertValue(input, target, obj, options);
+    return convertValue(input, target);
   } catch (error) {
     if (error instanceof ConversionFailure && 'onError' in spec) return evalExpr(obj, spec.onError, options);
     throw error;
@@ -310,7 +308,7 @@ function convert(obj: unknown, expr: unknown, options: Options): unknown {
 function shortcut(target: Target): ExpressionOperator {
   return (obj, expr, options) => {
     const input: unknown = evalExpr(obj, expr, options);
-    return isNullish(input) ? null : convertValue(input, target, obj, options);
+    return isNullish(input) ? null : convertValue(input, target);
   };
 }
 
