@@ -71,6 +71,21 @@ describe('TimeZone', () => {
     expect(TimeZone.named(name).offset(Date.UTC(2017, 6, 4))).toBe(offset);
   });
 
+  it.each([
+    // On the day of a transition each date has its own offset (New York moved to EDT at 07:00Z) …
+    ['2020-03-08T06:59:59.999Z', -5 * 3600],
+    ['2020-03-08T07:00:00.000Z', -4 * 3600],
+    ['2020-11-01T05:59:59.999Z', -4 * 3600],
+    ['2020-11-01T06:00:00.000Z', -5 * 3600],
+    // … and the days around it theirs, asked for in any order.
+    ['2020-03-07T23:00:00.000Z', -5 * 3600],
+    ['2020-03-09T00:00:00.000Z', -4 * 3600],
+  ])('should give New York at %s the offset %i s', (text, offset) => {
+    const zone = TimeZone.named('America/New_York');
+    expect(zone.offset(Date.parse(text))).toBe(offset);
+    expect(TimeZone.named('America/New_York')).toBe(zone);
+  });
+
   it('should keep the seconds of a historic offset (Caracas, 1900: -04:27:40)', () => {
     const local = TimeZone.named('America/Caracas').local(Date.parse('1900-07-10T11:41:22.418Z'));
     expect(local).toMatchObject({ hour: 7, minute: 13, second: 42, millisecond: 418, offset: -16_060 });

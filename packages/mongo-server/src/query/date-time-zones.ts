@@ -118,6 +118,33 @@ function olsonOffset(formatter: Intl.DateTimeFormat, ms: number): number {
   return match[1] === '-' ? -seconds : seconds;
 }
 
+/** The most zones, and days of one zone, kept. */
+const MAX_CACHED = 10_000;
+
+/** Olson zones by name, each with its cache of offsets. */
+const olsonZones = new Map<string, TimeZone>();
+
+/**
+ * A zone's offsets, read from ICU once per day of dates asked about: a day
+ * whose first and last milliseconds have one offset has it throughout (no
+ * zone changes its offset and back within a day); a day with a transition is
+ * read date by date. Intl costs microseconds a call, many times a date's own
+ * arithmetic.
+ */
+function dayCachedOffsets(formatter: Intl.DateTimeFormat): OffsetAt {
+  const days = new Map<number, number>();
+  return (ms) => {
+    const day = Math.floor(ms / MS_PER_DAY);
+    const cached = days.get(day);
+    if (cached !== undefined) return cached;
+    const first = olsonOffset(formatter, day * MS_PER_DAY);
+    if (first !== olsonOffset(formatter, day * MS_PER_DAY + MS_PER_DAY - 1)) return olsonOffset(formatter, ms);
+    if (days.size >= MAX_CACHED) days.clear();
+    days.set(day, first);
+    return first;
+  };
+}
+
 /** mongod's `parseUtcOffset`: `±HH`, `±HHMM` or `±HH:MM`, in seconds. */
 function parseUtcOffset(spec: string): number | undefined {
   const match = /^([+-])(\d\d)(?::?(\d\d))?$/.exec(spec);
@@ -152,7 +179,14 @@ export class TimeZone {
     if (!formatter) {
       throw new CommandError('Location40485', `unrecognized time zone identifier: "${name}"`);
     }
-    return new TimeZone(name, (ms) => olsonOffset(formatter, ms), 'olson');
+    let zone = olsonZones.get(name);
+    if (!zone) {
+      // Names come from clients: the cache is emptied rather than let grow without bound.
+      if (olsonZones.size >= MAX_CACHED) olsonZones.clear();
+      zone = new TimeZone(name, dayCachedOffsets(formatter), 'olson');
+      olsonZones.set(name, zone);
+    }
+    return zone;
   }
 
   /** The zone's offset from UTC at `ms`, in seconds. */
@@ -166,8 +200,11 @@ export class TimeZone {
     const shifted = ms + offset * 1000;
     const days = Math.floor(shifted / MS_PER_DAY);
     const inDay = shifted - days * MS_PER_DAY;
+    const { year, month, day } = civilFromDays(days);
     return {
-      ...civilFromDays(days),
+      year,
+      month,
+      day,
       hour: Math.floor(inDay / 3_600_000),
       minute: Math.floor(inDay / 60_000) % 60,
       second: Math.floor(inDay / 1000) % 60,
