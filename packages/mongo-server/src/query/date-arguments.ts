@@ -110,11 +110,12 @@ export function constantOf(expr: unknown): { value: unknown } | undefined {
   return { value: expr };
 }
 
-/** Evaluates `spec[field]`: `absent` when the argument has no such field, the value otherwise. */
+/** Evaluates the argument `spec[field]` (missing when the document has no such field). */
 export function argument(obj: unknown, spec: Document, field: string, options: Options): unknown {
   return evalExpr(obj, spec[field], options);
 }
 
+/** What {@link optional} gives for an argument the expression was written without. */
 export const ABSENT = Symbol('absent argument');
 
 /** An optional argument: {@link ABSENT} when not given. */
