@@ -167,27 +167,6 @@ function boundedReplaceAll(obj: unknown, expr: unknown, options: Options): unkno
   return input === '' ? replacement : replacement + [...input].join(replacement) + replacement;
 }
 
-/** `$split`, refusing an empty separator as mongod does (mingo would split into characters). */
-function boundedSplit(obj: unknown, expr: unknown, options: Options): unknown {
-  const args = evaluatedArguments(obj, expr, options);
-  if (args?.length === 2 && typeof args[0] === 'string' && args[1] === '') {
-    throw new CommandError('Location40087', '$split requires a non-empty separator');
-  }
-  return mingo.$split!(obj, expr, options);
-}
-
-/** `$strLenBytes` without mingo's per-character array (a 16 MiB string made hundreds of MiB of garbage). */
-function strLenBytes(obj: unknown, expr: unknown, options: Options): unknown {
-  const value: unknown = evalExpr(obj, expr, options);
-  return typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : mingo.$strLenBytes!(obj, expr, options);
-}
-
-/** `$strLenCP` counting code points in place (mingo spreads the string into an array). */
-function strLenCP(obj: unknown, expr: unknown, options: Options): unknown {
-  const value: unknown = evalExpr(obj, expr, options);
-  return typeof value === 'string' ? countCodePoints(value) : mingo.$strLenCP!(obj, expr, options);
-}
-
 /**
  * Expression operators that could otherwise build a value large enough to
  * exhaust V8's heap (the process would die, not the command) or allocate
@@ -197,7 +176,4 @@ export const BOUNDED_EXPRESSION_OPERATORS: Record<string, ExpressionOperator> = 
   $concat: boundedConcat,
   $concatArrays: boundedConcatArrays,
   $replaceAll: boundedReplaceAll,
-  $split: boundedSplit,
-  $strLenBytes: strLenBytes,
-  $strLenCP: strLenCP,
 };

@@ -16,6 +16,7 @@ import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
 import { checkSetFieldArguments } from './object-expressions.js';
+import { STRING_ARGUMENT_CHECKS } from './string-expressions.js';
 import { TRUTH_OPERATOR } from './truthiness.js';
 
 /** MongoDB 7 expression operators mingo lacks: refused by name rather than as unknown. */
@@ -86,8 +87,7 @@ export function checkExpression(expr: unknown, context: Context): void {
  */
 const DOCUMENT_ARGUMENTS = new Set([
   ...['$percentile', '$median', '$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
-  ...['$firstN', '$lastN', '$maxN', '$minN', '$let', '$switch', '$replaceOne', '$replaceAll', '$trim', '$ltrim'],
-  ...['$rtrim', '$regexFind'],
+  ...['$firstN', '$lastN', '$maxN', '$minN', '$let', '$switch', '$regexFind'],
   ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
 ]);
 
@@ -160,6 +160,7 @@ function checkArity(operator: string, argument: unknown): void {
 const ARGUMENT_CHECKS = new Map<string, (argument: unknown) => void>([
   ...ARRAY_ARGUMENT_CHECKS,
   ...DATE_ARGUMENT_CHECKS,
+  ...STRING_ARGUMENT_CHECKS,
 ]);
 
 export function checkArgument(operator: string, argument: unknown): void {

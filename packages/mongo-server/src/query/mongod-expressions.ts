@@ -27,67 +27,6 @@ function timestampPart(name: '$tsSecond' | '$tsIncrement', code: ErrorCodeName, 
   };
 }
 
-function nonNegativeIndex(value: unknown, which: 'starting' | 'ending'): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new CommandError(
-      'Location40096',
-      `$indexOfCP requires an integral ${which} index, found a value of type: ${typeAlias(value)}, with value: ${String(value)}`,
-    );
-  }
-  if (value < 0) {
-    throw new CommandError('Location40097', `$indexOfCP requires a nonnegative ${which} index, found: ${value}`);
-  }
-  return value;
-}
-
-/** The UTF-16 offset of code point `index` of `text` (its length when past the end). */
-function offsetOfCodePoint(text: string, index: number): number {
-  let offset = 0;
-  for (let point = 0; point < index && offset < text.length; point++) {
-    const code = text.charCodeAt(offset);
-    offset += code >= 0xd800 && code <= 0xdbff && offset + 1 < text.length ? 2 : 1;
-  }
-  return offset;
-}
-
-/** How many code points the first `offset` UTF-16 units of `text` hold. */
-function codePointsBefore(text: string, offset: number): number {
-  let points = 0;
-  for (let i = 0; i < offset; points++) {
-    const code = text.charCodeAt(i);
-    i += code >= 0xd800 && code <= 0xdbff && i + 1 < offset ? 2 : 1;
-  }
-  return points;
-}
-
-/**
- * `$indexOfCP`: the code point index of a substring within `[start, end)`, -1
- * if none, null for a null string. The search is the engine's own
- * `indexOf`: a loop comparing code points at each position takes time
- * proportional to the two lengths multiplied, which a client chooses.
- */
-function indexOfCP(obj: unknown, expr: unknown, options: Options): number | null {
-  const [text, token, start, end] = evalExpr(obj, expr, options) as unknown[];
-  if (text === null || text === undefined) return null;
-  if (typeof text !== 'string') {
-    throw new CommandError(
-      'Location40093',
-      `$indexOfCP requires a string as the first argument, found: ${typeAlias(text)}`,
-    );
-  }
-  if (typeof token !== 'string') {
-    throw new CommandError(
-      'Location40094',
-      `$indexOfCP requires a string as the second argument, found: ${typeAlias(token)}`,
-    );
-  }
-  const from = offsetOfCodePoint(text, start === undefined ? 0 : nonNegativeIndex(start, 'starting'));
-  const to = end === undefined ? text.length : offsetOfCodePoint(text, nonNegativeIndex(end, 'ending'));
-  if (from > to || (from === text.length && token.length > 0)) return -1;
-  const found = text.indexOf(token, from);
-  return found < 0 || found + token.length > to ? -1 : codePointsBefore(text, found);
-}
-
 /** `$bsonSize`: a document's size in bytes as BSON, null for null or missing. */
 function bsonSize(obj: unknown, expr: unknown, options: Options): number | null {
   const value = evalExpr(obj, expr, options);
@@ -190,7 +129,8 @@ function letWithCurrent(original: ExpressionOperator): ExpressionOperator {
  * Expression operators of MongoDB 7 that mingo lacks or answers otherwise
  * (a one-operand list is made the operand by operand-lists.ts):
  * `$convert` and its shortcuts (type-conversions.ts), the date operators
- * (date-expressions.ts), `$indexOfCP`, `$bsonSize`, `$binarySize`. They were
+ * (date-expressions.ts), `$bsonSize`, `$binarySize` (`$indexOfCP` is in
+ * string-search.ts). They were
  * refused as unknown (InvalidPipelineOperator, which mongod never answers
  * for them) or wrong.
  */
@@ -201,7 +141,6 @@ export function mongodExpressionOperators(
     ...operators,
     ...DATE_OPERATORS,
     ...CONVERSION_OPERATORS,
-    $indexOfCP: indexOfCP,
     $bsonSize: bsonSize,
     $binarySize: binarySize,
     $tsSecond: timestampPart('$tsSecond', 'Location5687301', 't'),

@@ -21,6 +21,15 @@ const ONE_OPERAND = [
 ];
 
 /**
+ * Accumulators mongod also runs as expressions (ExpressionFromAccumulator):
+ * one operand, bare or in a list of one, that is an array is accumulated
+ * element by element, and a list of several is accumulated operand by
+ * operand. mingo has no expression of these names and read a list of one as
+ * one value (`{ $sum: ['$prices'] }` was 0).
+ */
+const ACCUMULATOR_EXPRESSIONS = ['$sum', '$avg', '$max', '$min', '$stdDevPop', '$stdDevSamp'];
+
+/**
  * Operators mingo reads only as a list: `{ $round: '$n' }` is `{ $round: ['$n'] }`.
  * The variadic ones too: mongod takes an operand that is not a list as a list of
  * one (`{ $add: '$n' }`, `{ $and: '$$flag' }`), where mingo failed with BadValue.
@@ -44,6 +53,20 @@ export function operandListOperators(
     if (operator)
       out[name] = (obj, expr, options) =>
         operator(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
+  }
+  for (const name of ACCUMULATOR_EXPRESSIONS) {
+    out[name] ??= (obj, expr, options) => {
+      const accumulator = options.context.getOperator('accumulator' as never, name) as unknown as (
+        values: unknown[],
+        expr: unknown,
+        options: Options,
+      ) => unknown;
+      // mingo's $group evaluates each accumulator as an expression of its group's documents.
+      if (Array.isArray(obj)) return accumulator(obj, expr, options);
+      const operand = Array.isArray(expr) && expr.length === 1 ? expr[0] : expr;
+      const value: unknown = evalExpr(obj, operand, options);
+      return accumulator(Array.isArray(value) ? value : [value], null, options);
+    };
   }
   for (const name of LIST_ONLY) {
     const operator = operators[name];

@@ -45,6 +45,7 @@ import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryO
 import { sampleStage } from './sample-stage.js';
 import { regexTest } from './linear-regex.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
+import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
 import { operandListOperators } from './operand-lists.js';
 import { refuseProtoFields } from './proto-paths.js';
@@ -355,16 +356,18 @@ export const MONGO_CONTEXT: Context = Context.init({
       truthOperators(
         operandListOperators(
           arrayExpressionOperators(
-            mongodExpressionOperators({
-              ...expressionOperators,
-              ...BSON_EXPRESSION_OPERATORS,
-              ...NUMERIC_EXPRESSION_OPERATORS,
-              ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
-              ...ARITHMETIC_OPERATORS,
-              ...REGEX_EXPRESSION_OPERATORS,
-              ...BOUNDED_EXPRESSION_OPERATORS,
-              ...SERVER_SCRIPT_OPERATORS.expression,
-            } as unknown as Record<string, ExpressionOperator>),
+            stringExpressionOperators(
+              mongodExpressionOperators({
+                ...expressionOperators,
+                ...BSON_EXPRESSION_OPERATORS,
+                ...NUMERIC_EXPRESSION_OPERATORS,
+                ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
+                ...ARITHMETIC_OPERATORS,
+                ...REGEX_EXPRESSION_OPERATORS,
+                ...BOUNDED_EXPRESSION_OPERATORS,
+                ...SERVER_SCRIPT_OPERATORS.expression,
+              } as unknown as Record<string, ExpressionOperator>),
+            ),
           ),
         ),
       ),
