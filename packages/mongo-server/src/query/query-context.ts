@@ -43,7 +43,10 @@ import { BOUNDED_EXPRESSION_OPERATORS, budgetedExpressionOperators } from './bou
 import { NUMERIC_ACCUMULATOR_OPERATORS, NUMERIC_EXPRESSION_OPERATORS } from './numeric-expressions.js';
 import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryOperators } from './bounded-stages.js';
 import { sampleStage } from './sample-stage.js';
+import { unwindStage } from './unwind-stage.js';
 import { regexTest } from './linear-regex.js';
+import { compileSchema } from './json-schema.js';
+import { lookupByFields } from './lookup-fields.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -291,7 +294,14 @@ function addFields(collection: Iterator, expr: Document, options: Options): Iter
 }
 
 const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
+  $lookup: lookupByFields(pipelineOperators.$lookup as PipelineOperator),
   $sample: sampleStage,
+  $unwind: unwindStage(pipelineOperators.$unwind as PipelineOperator),
+  // mingo's emits `{ count: 0 }` for no documents; mongod's $count is a $group, which emits none.
+  $count: (collection: Iterator, expr: string, options: Options): Iterator =>
+    (pipelineOperators.$count as PipelineOperator)(collection, expr, options).filter(
+      (doc: Document) => doc[expr] !== 0,
+    ),
   $redact: (collection: Iterator, expr: unknown, options: Options): Iterator =>
     collection.map((doc: Document) => redact(doc, expr, options)).filter((doc: unknown) => doc !== undefined),
   $sort: (collection: Iterator, spec: SortSpec): Iterator =>
@@ -395,6 +405,8 @@ export function mingoOptions(extra: Partial<Options> = {}): Partial<Options> {
     useStrictMode: true,
     scriptEnabled: false,
     processingMode: ProcessingMode.CLONE_OFF,
+    // A filter's `$jsonSchema` (find, $match, count) is checked as a collection validator's is.
+    jsonSchemaValidator: compileSchema,
     ...extra,
   };
 }

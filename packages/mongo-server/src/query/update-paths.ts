@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 
+import { bsonTag } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
@@ -127,7 +128,8 @@ export function overlaps(a: string, b: string): boolean {
 export function cloneValue<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneValue) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;
-  if (typeAlias(value) !== 'object') return value;
+  // A DBRef is a class of its own (its fields are getters): copied, it became a plain document.
+  if (bsonTag(value) === 'DBRef' || typeAlias(value) !== 'object') return value;
   const copy: Document = {};
   for (const key of Object.keys(value as Document)) write(copy, key, cloneValue((value as Document)[key]));
   return copy as T;
