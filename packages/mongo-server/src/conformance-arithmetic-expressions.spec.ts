@@ -35,6 +35,7 @@
 import { Binary, type Collection, Decimal128, type Document, Double, Int32, Long, MaxKey, MinKey } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { intOrDouble, matcher, numberOf, oneOf } from './jstest-matchers.fixture.js';
 import { bsonText, decimalValue } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
@@ -99,45 +100,6 @@ const dec = (text: string) => `decimal ${Decimal128.fromString(text).toString()}
 /** A date result. */
 const date = (iso: string) => `date ${new Date(iso).toISOString()}`;
 
-/** A Jest asymmetric matcher over the typed text of a result. */
-function matcher(description: string, test: (type: string, text: string) => boolean) {
-  return {
-    $$typeof: Symbol.for('jest.asymmetricMatcher'),
-    asymmetricMatch: (actual: unknown) => {
-      if (typeof actual !== 'string') return false;
-      const space = actual.indexOf(' ');
-      return space > 0 && test(actual.slice(0, space), actual.slice(space + 1));
-    },
-    toAsymmetricMatcher: () => description,
-  };
-}
-
-/**
- * Whether a number of BSON type `type` written `text` is `expected`; whole
- * values are compared exactly (a long by its digits, a double by its binary
- * value), so that a value given as text is checked past a double's 53 bits.
- */
-function sameNumber(type: string, text: string, expected: number | string): boolean {
-  const actual = Number(text);
-  const wanted = Number(expected);
-  if (Number.isNaN(wanted)) return Number.isNaN(actual);
-  if (!Number.isInteger(wanted) || !Number.isInteger(actual)) return actual === wanted;
-  const exact = type === 'double' ? BigInt(actual) : BigInt(text);
-  return exact === (typeof expected === 'string' ? BigInt(expected) : BigInt(wanted));
-}
-
-/** An int, long or double of exactly that value, for a source that compares scalars with the shell's `==`. */
-const numberOf = (expected: number | string) =>
-  matcher(`a number of the value ${expected}`, (type, text) =>
-    ['int', 'long', 'double'].includes(type) ? sameNumber(type, text, expected) : false,
-  );
-
-/** An int or a double of that value, for a source that compares documents or arrays (`tojson`). */
-const intOrDouble = (expected: number) =>
-  matcher(`an int or a double of the value ${expected}`, (type, text) =>
-    ['int', 'double'].includes(type) ? Number(text) === expected : false,
-  );
-
 /** A number within 5e-13 of `expected`, as the shell's `assert.close(…, 12)` checks. */
 const closeTo = (expected: number) =>
   matcher(`a number within 5e-13 of ${expected}`, (type, text) =>
@@ -150,16 +112,6 @@ const decimalOfValue = (text: string) =>
     `a decimal of the value ${text}`,
     (type, actual) => type === 'decimal' && decimalValue(actual) === decimalValue(text),
   );
-
-/** Any of the codes the source accepts. */
-function oneOf(codes: number | number[]) {
-  const list = Array.isArray(codes) ? codes : [codes];
-  return {
-    $$typeof: Symbol.for('jest.asymmetricMatcher'),
-    asymmetricMatch: (actual: unknown) => list.includes(actual as number),
-    toAsymmetricMatcher: () => `one of ${list.join(', ')}`,
-  };
-}
 
 type Case = [label: string, expr: unknown, expected: unknown];
 type Failure = [label: string, expr: unknown, codes: number | number[], message: string];

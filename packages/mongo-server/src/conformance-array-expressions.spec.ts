@@ -58,6 +58,7 @@ import {
 } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { intOrDouble, numberOf, oneOf } from './jstest-matchers.fixture.js';
 import { bsonText, isPlainDocument } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
@@ -151,31 +152,6 @@ function storeDoc(fields: Document): Fields {
 /** `build`'s expression for each of `docs`. */
 const overDocs = (docs: Fields[], build: (d: Fields) => unknown) => new PerDoc(docs.map(build));
 
-/** A Jest asymmetric matcher over the typed text of a result. */
-function matcher(description: string, test: (type: string, text: string) => boolean) {
-  return {
-    $$typeof: Symbol.for('jest.asymmetricMatcher'),
-    asymmetricMatch: (actual: unknown) => {
-      if (typeof actual !== 'string') return false;
-      const space = actual.indexOf(' ');
-      return space > 0 && test(actual.slice(0, space), actual.slice(space + 1));
-    },
-    toAsymmetricMatcher: () => description,
-  };
-}
-
-/** An int, long or double of that value, for a source that compares scalars with the shell's `==`. */
-const numberOf = (expected: number) =>
-  matcher(`a number of the value ${expected}`, (type, text) =>
-    ['int', 'long', 'double'].includes(type) ? Number(text) === expected : false,
-  );
-
-/** An int or a double of that value, as the shell's `tojson` compares numbers. */
-const intOrDouble = (expected: number) =>
-  matcher(`an int or a double of the value ${expected}`, (type, text) =>
-    ['int', 'double'].includes(type) ? Number(text) === expected : false,
-  );
-
 /** The expected value as the shell's `tojson` (or, `loose`, `bsonWoCompare`) compares it with a result. */
 function tojsonOf(raw: unknown, loose = false): unknown {
   if (typeof raw === 'number') return loose ? numberOf(raw) : intOrDouble(raw);
@@ -258,16 +234,6 @@ function shape(value: unknown): string {
       .join(',')}}`;
   }
   return '_';
-}
-
-/** Any of the codes the source accepts. */
-function oneOf(codes: number | number[]) {
-  const list = Array.isArray(codes) ? codes : [codes];
-  return {
-    $$typeof: Symbol.for('jest.asymmetricMatcher'),
-    asymmetricMatch: (actual: unknown) => list.includes(actual as number),
-    toAsymmetricMatcher: () => `one of ${list.join(', ')}`,
-  };
 }
 
 type Case = [label: string, expr: unknown, expected: unknown, options?: AggregateOptions];

@@ -53,6 +53,7 @@ import {
 } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { intOrDouble, numberOf, oneOf } from './jstest-matchers.fixture.js';
 import { bsonText } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
@@ -123,31 +124,6 @@ const int = (n: number) => `int ${n}`;
 /** An int64 result (the sources' `NumberLong`). */
 const long = (n: number) => `long ${n}`;
 
-/** A Jest asymmetric matcher over the typed text of a result. */
-function matcher(description: string, test: (type: string, text: string) => boolean) {
-  return {
-    $$typeof: Symbol.for('jest.asymmetricMatcher'),
-    asymmetricMatch: (actual: unknown) => {
-      if (typeof actual !== 'string') return false;
-      const space = actual.indexOf(' ');
-      return space > 0 && test(actual.slice(0, space), actual.slice(space + 1));
-    },
-    toAsymmetricMatcher: () => description,
-  };
-}
-
-/** An int, long or double of that value, for a source that compares scalars with the shell's `assert.eq`. */
-const numberOf = (expected: number) =>
-  matcher(`a number of the value ${expected}`, (type, text) =>
-    ['int', 'long', 'double'].includes(type) ? Number(text) === expected : false,
-  );
-
-/** An int or a double of that value, for a source that compares documents or arrays (`tojson`). */
-const intOrDouble = (expected: number) =>
-  matcher(`an int or a double of the value ${expected}`, (type, text) =>
-    ['int', 'double'].includes(type) ? Number(text) === expected : false,
-  );
-
 /** `$dateToParts`'s natural parts, in its order. */
 const parts = (year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number) => ({
   year: intOrDouble(year),
@@ -177,16 +153,6 @@ const isoParts = (
   second: intOrDouble(second),
   millisecond: intOrDouble(ms),
 });
-
-/** Any of the codes the source accepts. */
-function oneOf(codes: number | number[]) {
-  const list = Array.isArray(codes) ? codes : [codes];
-  return {
-    $$typeof: Symbol.for('jest.asymmetricMatcher'),
-    asymmetricMatch: (actual: unknown) => list.includes(actual as number),
-    toAsymmetricMatcher: () => `one of ${list.join(', ')}`,
-  };
-}
 
 type Case = [label: string, expr: unknown, expected: unknown];
 type Failure = [label: string, expr: unknown, codes: number | number[], message: string];
