@@ -59,7 +59,7 @@ import {
 
 import { useDriverFixture } from './conformance.fixture.js';
 import { intOrDouble, numberOf, oneOf } from './jstest-matchers.fixture.js';
-import { bsonText, isPlainDocument } from './raw-replies.fixture.js';
+import { bsonText, isPlainDocument, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
 const fx = useDriverFixture();
@@ -1711,14 +1711,7 @@ describe("array and set expressions, as mongod's jstests have them", () => {
   /** The code and message the expression fails with, or what it answered. */
   async function failure(expr: unknown, stage?: '$replaceWith'): Promise<{ code: unknown; message: unknown }> {
     const pipeline = stage ? [{ [stage]: shellValue(expr) }] : [{ $project: { _id: 0, v: shellValue(expr) } }];
-    // Read with promoted values: with promoteValues off, the driver gives the error's code as an Int32.
-    return c
-      .aggregate(pipeline)
-      .toArray()
-      .then(
-        (docs) => ({ code: 'no error', message: docs }),
-        (error: { code?: unknown; message?: string }) => ({ code: error.code, message: error.message }),
-      );
+    return pipelineFailure(c, pipeline);
   }
 
   async function computes(_label: string, expr: unknown, expected: unknown, options?: AggregateOptions): Promise<void> {

@@ -54,7 +54,7 @@ import {
 
 import { useDriverFixture } from './conformance.fixture.js';
 import { intOrDouble, numberOf, oneOf } from './jstest-matchers.fixture.js';
-import { bsonText } from './raw-replies.fixture.js';
+import { bsonText, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
 const fx = useDriverFixture();
@@ -1890,14 +1890,7 @@ describe("date expressions, as mongod's jstests have them", () => {
 
   /** The code and message the expression fails with, or what it answered. */
   async function failure(expr: unknown): Promise<{ code: unknown; message: unknown }> {
-    // Read with promoted values: with promoteValues off, the driver gives the error's code as an Int32.
-    return c
-      .aggregate([{ $project: { _id: 0, v: expr } }])
-      .toArray()
-      .then(
-        (docs) => ({ code: 'no error', message: docs }),
-        (error: { code?: unknown; message?: string }) => ({ code: error.code, message: error.message }),
-      );
+    return pipelineFailure(c, [{ $project: { _id: 0, v: expr } }]);
   }
 
   async function computes(_label: string, expr: unknown, expected: unknown): Promise<void> {

@@ -27,7 +27,7 @@
 import { type Collection, Decimal128, type Document, Double, Int32, Long, ObjectId, Timestamp, Binary } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
-import { bsonText, isPlainDocument } from './raw-replies.fixture.js';
+import { bsonText, isPlainDocument, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
 const fx = useDriverFixture();
@@ -889,14 +889,7 @@ describe("string expressions, as mongod's jstests have them", () => {
   }
 
   async function refuses(_label: string, expr: unknown, codes: number[], message: string): Promise<void> {
-    // Read with promoted values: with promoteValues off, the driver gives the error's code as an Int32.
-    const outcome = await c
-      .aggregate([{ $project: { _id: 0, v: shellValue(expr) } }])
-      .toArray()
-      .then(
-        (docs) => ({ code: 'no error' as unknown, message: JSON.stringify(docs) }),
-        (error: { code?: unknown; message?: string }) => ({ code: error.code, message: error.message }),
-      );
+    const outcome = await pipelineFailure(c, [{ $project: { _id: 0, v: shellValue(expr) } }]);
     expect(codes).toContain(outcome.code);
     expect(outcome.message).toContain(message);
   }

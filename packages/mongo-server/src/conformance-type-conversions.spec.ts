@@ -43,7 +43,7 @@ import {
 } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
-import { bsonText, decimalValue } from './raw-replies.fixture.js';
+import { bsonText, decimalValue, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
 const fx = useDriverFixture();
@@ -672,13 +672,7 @@ describe('$convert and its shortcuts', () => {
 
   /** The code and message the expression fails with, or what it answered. */
   async function failure(expr: unknown): Promise<{ code: unknown; message: unknown }> {
-    return c
-      .aggregate([{ $project: { _id: 0, v: expr } }])
-      .toArray()
-      .then(
-        (docs) => ({ code: 'no error', message: docs }),
-        (error: { code?: unknown; message?: string }) => ({ code: error.code, message: error.message }),
-      );
+    return pipelineFailure(c, [{ $project: { _id: 0, v: expr } }]);
   }
 
   it.each(CONVERSION_TABLE)(

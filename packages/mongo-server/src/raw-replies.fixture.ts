@@ -5,9 +5,11 @@
  * `[field, value]` pairs, so that field order counts too.
  */
 import {
+  type AggregateOptions,
   Binary,
   BSONRegExp,
   type ClientSession,
+  type Collection,
   type Db,
   Decimal128,
   type Document,
@@ -106,4 +108,23 @@ export function bsonText(value: unknown): unknown {
   if (isPlainDocument(value))
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, bsonText(item)]));
   return value;
+}
+
+/**
+ * The code and message `pipeline` fails with on `collection`, or `no error` and the
+ * documents it answered. Read with promoted values: with promoteValues off, the driver
+ * gives an error's code as an Int32.
+ */
+export function pipelineFailure(
+  collection: Collection,
+  pipeline: Document[],
+  options?: AggregateOptions,
+): Promise<{ code: unknown; message: unknown }> {
+  return collection
+    .aggregate(pipeline, options)
+    .toArray()
+    .then(
+      (docs): { code: unknown; message: unknown } => ({ code: 'no error', message: docs }),
+      (error: { code?: unknown; message?: string }) => ({ code: error.code, message: error.message }),
+    );
 }
