@@ -35,6 +35,7 @@
 import { Binary, type Collection, Decimal128, type Document, Double, Int32, Long, MaxKey, MinKey } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { shellText } from './jstest-labels.fixture.js';
 import { intOrDouble, matcher, numberOf, oneOf } from './jstest-matchers.fixture.js';
 import { bsonText, decimalValue, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
@@ -51,35 +52,11 @@ const int = (n: number) => new Int32(n);
 const long = (value: string | number) => (typeof value === 'string' ? Long.fromString(value) : Long.fromNumber(value));
 const decimal = (text: string) => Decimal128.fromString(text);
 
-/** A double's text as the shell writes a double literal: `2.0`, `-0.0`, `1.5`, `1e+35`, `NaN`. */
-function doubleText(n: number): string {
-  if (Object.is(n, -0)) return '-0.0';
-  return Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
-}
-
 /** The labels of the stored inputs, by their field path. */
 const storedLabels = new Map<string, string>();
 
 /** A value as the shell writes it, for the test names. */
-function shell(value: unknown): string {
-  if (typeof value === 'string') return storedLabels.get(value) ?? JSON.stringify(value);
-  if (value === null) return 'null';
-  if (value instanceof Double) return doubleText(value.value);
-  if (value instanceof Int32) return `NumberInt(${value.value})`;
-  if (value instanceof Long) return `NumberLong("${value.toString()}")`;
-  if (value instanceof Decimal128) return `NumberDecimal("${value.toString()}")`;
-  if (value instanceof Date) return `ISODate("${value.toISOString()}")`;
-  if (value instanceof Binary) return `BinData(${value.sub_type}, "${value.toString('base64')}")`;
-  if (value instanceof MinKey) return 'MinKey';
-  if (value instanceof MaxKey) return 'MaxKey';
-  if (Array.isArray(value)) return `[${value.map(shell).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Document)
-      .map(([key, v]) => `${key}: ${shell(v)}`)
-      .join(', ')}}`;
-  }
-  return String(value);
-}
+const shell = (value: unknown): string => shellText(value, storedLabels);
 
 /** The suite's inputs, stored as the fields of its one document. */
 const inputs = new StoredInputs();

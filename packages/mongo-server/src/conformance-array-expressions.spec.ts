@@ -58,6 +58,7 @@ import {
 } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { shellText } from './jstest-labels.fixture.js';
 import { intOrDouble, numberOf, oneOf } from './jstest-matchers.fixture.js';
 import { bsonText, isPlainDocument, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
@@ -87,39 +88,19 @@ function shellValue(value: unknown): unknown {
   return value;
 }
 
-/** A double's text as the shell writes a double literal: `2.0`, `-0.0`, `1.5`. */
-function doubleText(n: number): string {
-  if (Object.is(n, -0)) return '-0.0';
-  return Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
-}
-
 /** The labels of the stored inputs, by their field path. */
 const storedLabels = new Map<string, string>();
+
+/** A value as the shell writes it, for the test names; a {@link PerDoc} by its first expression. */
+function shell(value: unknown): string {
+  return value instanceof PerDoc
+    ? `${shell(value.exprs[0])} over each of ${value.exprs.length} documents`
+    : shellText(value, storedLabels);
+}
 
 /** An expression evaluated on each of a source's documents. */
 class PerDoc {
   constructor(readonly exprs: unknown[]) {}
-}
-
-/** A value as the shell writes it, for the test names. */
-function shell(value: unknown): string {
-  if (typeof value === 'string') return storedLabels.get(value) ?? JSON.stringify(value);
-  if (value === null) return 'null';
-  if (value instanceof Double) return doubleText(value.value);
-  if (value instanceof Int32) return `NumberInt(${value.value})`;
-  if (value instanceof Long) return `NumberLong("${value.toString()}")`;
-  if (value instanceof Decimal128) return `NumberDecimal("${value.toString()}")`;
-  if (value instanceof Date) return `ISODate("${value.toISOString()}")`;
-  if (value instanceof ObjectId) return `ObjectId("${value.toHexString()}")`;
-  if (value instanceof RegExp) return String(value);
-  if (value instanceof PerDoc) return `${shell(value.exprs[0])} over each of ${value.exprs.length} documents`;
-  if (Array.isArray(value)) return `[${value.map(shell).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Document)
-      .map(([key, v]) => `${key}: ${shell(v)}`)
-      .join(', ')}}`;
-  }
-  return String(value);
 }
 
 /** The suite's inputs, stored as the fields of its one document. */

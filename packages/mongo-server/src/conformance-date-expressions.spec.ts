@@ -39,20 +39,10 @@
  * numbers by value (`numberOf`); server6190.js matches `$week`'s result with
  * `$type: 16`, an int.
  */
-import {
-  type Collection,
-  Decimal128,
-  type Document,
-  Double,
-  Int32,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-} from 'mongodb';
+import { type Collection, Decimal128, type Document, Double, Int32, Long, ObjectId, Timestamp } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { shellText } from './jstest-labels.fixture.js';
 import { intOrDouble, numberOf, oneOf } from './jstest-matchers.fixture.js';
 import { bsonText, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
@@ -77,31 +67,11 @@ function isoDate(text: string): Date {
   return value;
 }
 
-/** A value as the shell writes it, for the test names. */
-function shell(value: unknown): string {
-  if (typeof value === 'string') return storedLabels.get(value) ?? JSON.stringify(value);
-  if (value === null) return 'null';
-  if (value instanceof Double) return String(value.value);
-  if (value instanceof Int32) return `NumberInt(${value.value})`;
-  // A Timestamp is a Long to the driver, so it is told first.
-  if (value instanceof Timestamp) return `Timestamp(${value.t}, ${value.i})`;
-  if (value instanceof Long) return `NumberLong("${value.toString()}")`;
-  if (value instanceof Decimal128) return `NumberDecimal("${value.toString()}")`;
-  if (value instanceof Date) return `ISODate("${value.toISOString()}")`;
-  if (value instanceof ObjectId) return `ObjectId("${value.toHexString()}")`;
-  if (value instanceof MinKey) return 'MinKey';
-  if (value instanceof MaxKey) return 'MaxKey';
-  if (Array.isArray(value)) return `[${value.map(shell).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Document)
-      .map(([key, v]) => `${key}: ${shell(v)}`)
-      .join(', ')}}`;
-  }
-  return String(value);
-}
-
 /** The labels of the stored inputs, by their field path. */
 const storedLabels = new Map<string, string>();
+
+/** A value as the shell writes it, for the test names. */
+const shell = (value: unknown): string => shellText(value, storedLabels);
 
 /** The suite's inputs, stored as the fields of its one document. */
 const inputs = new StoredInputs();

@@ -27,6 +27,7 @@
 import { type Collection, Decimal128, type Document, Double, Int32, Long, ObjectId, Timestamp, Binary } from 'mongodb';
 
 import { useDriverFixture } from './conformance.fixture.js';
+import { shellText } from './jstest-labels.fixture.js';
 import { bsonText, isPlainDocument, pipelineFailure } from './raw-replies.fixture.js';
 import { StoredInputs } from './stored-inputs.fixture.js';
 
@@ -48,6 +49,9 @@ function shellValue(value: unknown): unknown {
 const inputs = new StoredInputs();
 const labels = new Map<string, string>();
 
+/** A value as the shell writes it, for the test names. */
+const shell = (value: unknown): string => shellText(value, labels);
+
 /** Stores the fields of one of a source's documents; `d('x')` is the path of field `x` (absent ones: a missing path). */
 function storeDoc(fields: Document): (name: string) => string {
   const paths = new Map(
@@ -62,23 +66,6 @@ function storeDoc(fields: Document): (name: string) => string {
     labels.set(path, `$${name}`);
     return path;
   };
-}
-
-/** A value as the shell writes it, for the test names. */
-function shell(value: unknown): string {
-  if (typeof value === 'string') return labels.get(value) ?? JSON.stringify(value);
-  if (value instanceof Int32) return `NumberInt(${value.value})`;
-  if (value instanceof Long) return `NumberLong(${value.toString()})`;
-  if (value instanceof Decimal128) return `NumberDecimal(${value.toString()})`;
-  if (value instanceof Date) return `new Date(${value.getTime()})`;
-  if (value instanceof RegExp) return String(value);
-  if (Array.isArray(value)) return `[${value.map(shell).join(', ')}]`;
-  if (isPlainDocument(value)) {
-    return `{${Object.entries(value)
-      .map(([key, v]) => `${key}: ${shell(v)}`)
-      .join(', ')}}`;
-  }
-  return String(value);
 }
 
 type Case = [label: string, expr: unknown, expected: unknown];
