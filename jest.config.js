@@ -74,5 +74,7 @@ export default {
   // worker alive for ever, so it is still reported, 2 s after the run instead of 0.5 s.
   workerGracefulExitTimeout: 2000,
   // The slowest suites, then the run's wall time against the target of #14 (a whole `npm test`).
+  // Runs the library's and the embedded server's spec files in a few bundles that share one module registry each.
+  testSequencer: '<rootDir>/scripts/spec-bundle-sequencer.mjs',
   reporters: ['default', ['<rootDir>/scripts/slowest-suites-reporter.mjs', { targetSeconds: 75 }]],
 };

@@ -27,9 +27,25 @@ export default class SlowestSuitesReporter {
   onRunComplete(_contexts, results) {
     const count = Number(process.env.SLOWEST_SUITES ?? 10);
     const root = `${process.cwd()}/`;
+    // A bundle (scripts/spec-bundle-sequencer.mjs) is named with the count and folder of its specs.
+    const bundles = JSON.parse(process.env.SPEC_BUNDLE_MEMBERS ?? '{}');
+    const label = (path) => {
+      const members = bundles[path]?.map((member) => member.replace(root, ''));
+      if (!members?.length) return path.replace(root, '');
+      // The folder all its members are in.
+      let folder = members[0].split('/').slice(0, -1);
+      for (const member of members) {
+        const parts = member.split('/');
+        let same = 0;
+        while (same < folder.length && folder[same] === parts[same]) same += 1;
+        folder = folder.slice(0, same);
+      }
+      const count = `${members.length} spec${members.length === 1 ? '' : 's'}`;
+      return `${path.replace(root, '')} (${count} in ${folder.join('/') || '.'}/)`;
+    };
     const suites = results.testResults
       .map((suite) => ({
-        path: suite.testFilePath.replace(root, ''),
+        path: label(suite.testFilePath),
         ms: suite.perfStats.end - suite.perfStats.start,
       }))
       .sort((a, b) => b.ms - a.ms);
