@@ -50,6 +50,10 @@ const groupOf = (path: string) =>
 
 describe('SpecBundleSequencer (scripts/spec-bundle-sequencer.mjs)', () => {
   const saved = { bundles: process.env.SPEC_BUNDLES, members: process.env[MEMBERS_VARIABLE] };
+  // The run itself may have bundling turned off; these tests turn it off only where they say so.
+  beforeEach(() => {
+    delete process.env.SPEC_BUNDLES;
+  });
   afterEach(() => {
     for (const [name, value] of [
       ['SPEC_BUNDLES', saved.bundles],
