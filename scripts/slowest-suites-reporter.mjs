@@ -6,6 +6,8 @@
 // with the machine's load average: a busy machine explains a missed target.
 import { availableParallelism, loadavg } from 'node:os';
 
+import { bundleMembers, memberTimes } from './spec-bundle-sequencer.mjs';
+
 /** Prints the slowest test suites and the run's wall time at the end of a run. */
 export default class SlowestSuitesReporter {
   /**
@@ -28,7 +30,7 @@ export default class SlowestSuitesReporter {
     const count = Number(process.env.SLOWEST_SUITES ?? 10);
     const root = `${process.cwd()}/`;
     // A bundle (scripts/spec-bundle-sequencer.mjs) is named with the count and folder of its specs.
-    const bundles = JSON.parse(process.env.SPEC_BUNDLE_MEMBERS ?? '{}');
+    const bundles = bundleMembers();
     const label = (path) => {
       const members = bundles[path]?.map((member) => member.replace(root, ''));
       if (!members?.length) return path.replace(root, '');
@@ -57,6 +59,23 @@ export default class SlowestSuitesReporter {
         (suite) =>
           `  ${(suite.ms / 1000).toFixed(1).padStart(6)} s  ${((100 * suite.ms) / total).toFixed(0).padStart(3)}%  ${suite.path}`,
       );
+    // Inside bundles: each spec's share of its bundle's time (see memberTimes).
+    const members = results.testResults
+      .flatMap((suite) =>
+        (bundles[suite.testFilePath] ? memberTimes(suite, bundles[suite.testFilePath]) : []).map((member, i) => ({
+          ...member,
+          first: i === 0,
+        })),
+      )
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, count)
+      .map(
+        (member) =>
+          `  ${(member.ms / 1000).toFixed(1).padStart(6)} s  ${member.path.replace(root, '')}${member.first ? ' (first: with the loading)' : ''}`,
+      );
+    const inBundles = members.length
+      ? `Slowest specs inside the bundles (each from the end of the spec before it; the first of a bundle also loads its modules):\n${members.join('\n')}\n`
+      : '';
     const wall = (Date.now() - results.startTime) / 1000;
     let verdict = '';
     if (this.targetSeconds && this.wholeSuite()) {
@@ -66,7 +85,7 @@ export default class SlowestSuitesReporter {
           : ` — OVER the ${this.targetSeconds} s target by ${(wall - this.targetSeconds).toFixed(0)} s`;
     }
     process.stderr.write(
-      `\nSlowest suites (${(total / 1000).toFixed(0)} s of suite time in all):\n${lines.join('\n')}\n` +
+      `\nSlowest suites (${(total / 1000).toFixed(0)} s of suite time in all):\n${lines.join('\n')}\n${inBundles}` +
         `Wall time: ${wall.toFixed(1)} s for ${suites.length} suite(s), maxWorkers ${this.globalConfig.maxWorkers}${verdict} ` +
         `(load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores)\n`,
     );

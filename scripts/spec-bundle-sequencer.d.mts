@@ -23,3 +23,20 @@ export default class SpecBundleSequencer {
   constructor(options: object);
   sort(tests: readonly SequencedTest[]): SequencedTest[];
 }
+/** The bundles of this run: bundle file path → its members' paths. */
+export declare function bundleMembers(): Record<string, string[]>;
+/** A bundle's test file result, as much of it as {@link memberTimes} reads. */
+export interface BundleResult {
+  perfStats: { start: number };
+  testResults: readonly {
+    ancestorTitles: readonly string[];
+    startAt?: number | null;
+    duration?: number | null;
+    status: string;
+  }[];
+}
+/** How long each member of a bundle took, from the end of the member before it to the end of its last test. */
+export declare function memberTimes(
+  suite: BundleResult,
+  members: readonly string[],
+): { path: string; ms: number; failed: boolean }[];

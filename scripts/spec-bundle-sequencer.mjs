@@ -70,6 +70,37 @@ export function balance(members, count, weight) {
   return lists.filter((list) => list.members.length > 0);
 }
 
+/** The bundles of this run: bundle file path → its members' paths (empty outside a bundled run). */
+export function bundleMembers() {
+  return JSON.parse(process.env[MEMBERS_VARIABLE] ?? '{}');
+}
+
+/**
+ * How long each member of a bundle took, read from the bundle's test file
+ * result: from the end of the member before it (the bundle's start, for the
+ * first) to the end of its last test. Members run one after the other, so this
+ * counts a member's hooks and tests; the first member also carries the loading
+ * of every member's modules, which happens before any test runs.
+ */
+export function memberTimes(suite, members) {
+  const ends = new Map();
+  const failed = new Set();
+  for (const test of suite.testResults) {
+    const [member] = test.ancestorTitles;
+    if (member === undefined || test.startAt == null) continue;
+    ends.set(member, Math.max(ends.get(member) ?? 0, test.startAt + (test.duration ?? 0)));
+    if (test.status === 'failed') failed.add(member);
+  }
+  let previous = suite.perfStats.start;
+  return members.map((path) => {
+    const name = relative(root, path).split('\\').join('/');
+    const end = ends.get(name);
+    const ms = end === undefined ? 0 : Math.max(0, end - previous);
+    if (end !== undefined) previous = end;
+    return { path, ms, failed: failed.has(name) };
+  });
+}
+
 /** Jest's default order (failed first, then longest first), with bundles in place of their members. */
 export default class SpecBundleSequencer extends TestSequencer {
   sort(tests) {
@@ -118,5 +149,19 @@ export default class SpecBundleSequencer extends TestSequencer {
       if (a.duration != null && b.duration != null) return b.duration - a.duration;
       return sizeOf(b) - sizeOf(a);
     });
+  }
+
+  /** Jest's cache of durations and failures, with each bundle member's own, which the next run balances by. */
+  cacheResults(tests, results) {
+    const bundles = bundleMembers();
+    for (const suite of results.testResults) {
+      const members = bundles[suite.testFilePath];
+      const test = members && tests.find((candidate) => candidate.path === suite.testFilePath);
+      if (!test || suite.testExecError) continue;
+      const cache = this._getCache(test);
+      // The values of Jest's own cache: [0 (failed) or 1 (passed), milliseconds].
+      for (const member of memberTimes(suite, members)) cache[member.path] = [member.failed ? 0 : 1, member.ms];
+    }
+    super.cacheResults(tests, results);
   }
 }

@@ -5,6 +5,7 @@ import SpecBundleSequencer, {
   BUNDLE_GROUPS,
   bundleFiles,
   MEMBERS_VARIABLE,
+  memberTimes,
   MIN_MEMBERS,
 } from '../scripts/spec-bundle-sequencer.mjs';
 
@@ -48,22 +49,22 @@ const bundled = [...serverSpecs, ...librarySpecs, ...inProcess];
 const groupOf = (path: string) =>
   BUNDLE_GROUPS.findIndex((group) => group.pattern.test(path.slice(root.length)) && !group.exclude?.test(path));
 
-describe('SpecBundleSequencer (scripts/spec-bundle-sequencer.mjs)', () => {
-  const saved = { bundles: process.env.SPEC_BUNDLES, members: process.env[MEMBERS_VARIABLE] };
-  // The run itself may have bundling turned off; these tests turn it off only where they say so.
-  beforeEach(() => {
-    delete process.env.SPEC_BUNDLES;
-  });
-  afterEach(() => {
-    for (const [name, value] of [
-      ['SPEC_BUNDLES', saved.bundles],
-      [MEMBERS_VARIABLE, saved.members],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
+const saved = { bundles: process.env.SPEC_BUNDLES, members: process.env[MEMBERS_VARIABLE] };
+// The run itself may have bundling turned off; these tests turn it off only where they say so.
+beforeEach(() => {
+  delete process.env.SPEC_BUNDLES;
+});
+afterEach(() => {
+  for (const [name, value] of [
+    ['SPEC_BUNDLES', saved.bundles],
+    [MEMBERS_VARIABLE, saved.members],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
 
+describe('SpecBundleSequencer (scripts/spec-bundle-sequencer.mjs)', () => {
   const sort = (paths: string[]) =>
     (new SpecBundleSequencer({}).sort(paths.map(testAt)) as { path: string }[]).map((test) => test.path);
   const manifest = (): Record<string, string[]> => JSON.parse(process.env[MEMBERS_VARIABLE] ?? '{}');
@@ -104,6 +105,58 @@ describe('SpecBundleSequencer (scripts/spec-bundle-sequencer.mjs)', () => {
   it('should have a bundle file for each bundle of each group', () => {
     expect(bundleFiles().filter((file) => !existsSync(file))).toEqual([]);
     expect(new Set(bundleFiles()).size).toBe(bundleFiles().length);
+  });
+});
+
+/** A bundle's result as Jest reports it: each test under its member's block, with its start and duration. */
+function bundleResult(bundle: string, start: number, tests: [string, number, number, 'passed' | 'failed'][]) {
+  return {
+    testFilePath: bundle,
+    perfStats: { start, end: start + 100, runtime: 100 },
+    numFailingTests: tests.filter((test) => test[3] === 'failed').length,
+    testResults: tests.map(([member, startAt, duration, status]) => ({
+      ancestorTitles: [member, 'inner'],
+      startAt,
+      duration,
+      status,
+    })),
+  };
+}
+
+describe('memberTimes', () => {
+  const members = ['a', 'b', 'c', 'd'].map((name) => join(root, `src/${name}.spec.ts`));
+  it('should give each member the time from the end of the one before (the bundle start for the first)', () => {
+    const suite = bundleResult('bundle', 1000, [
+      ['src/a.spec.ts', 1500, 100, 'passed'],
+      ['src/a.spec.ts', 1600, 50, 'passed'],
+      ['src/c.spec.ts', 1700, 10, 'failed'],
+      ['src/c.spec.ts', 1900, 100, 'passed'],
+      ['src/d.spec.ts', 2400, 0, 'passed'],
+    ]);
+    expect(memberTimes(suite, members)).toEqual([
+      { path: members[0], ms: 650, failed: false },
+      { path: members[1], ms: 0, failed: false },
+      { path: members[2], ms: 350, failed: true },
+      { path: members[3], ms: 400, failed: false },
+    ]);
+  });
+
+  it('should store each member time in Jest’s cache, which the next run balances by', () => {
+    const bundle = bundleFiles()[0]!;
+    process.env[MEMBERS_VARIABLE] = JSON.stringify({ [bundle]: members.slice(0, 2) });
+    const cache: Record<string, [number, number]> = {};
+    const sequencer = new SpecBundleSequencer({});
+    (sequencer as unknown as { _getCache: () => typeof cache })._getCache = () => cache;
+    const result = bundleResult(bundle, 0, [
+      ['src/a.spec.ts', 10, 20, 'passed'],
+      ['src/b.spec.ts', 40, 5, 'failed'],
+    ]);
+    (sequencer as unknown as { cacheResults(tests: unknown[], results: unknown): void }).cacheResults(
+      [{ ...testAt('src/a.spec.ts'), path: bundle }],
+      { testResults: [result] },
+    );
+    // Jest's own entries: [0 failed or 1 passed, milliseconds].
+    expect(cache).toEqual({ [members[0]!]: [1, 30], [members[1]!]: [0, 15], [bundle]: [0, 100] });
   });
 });
 
