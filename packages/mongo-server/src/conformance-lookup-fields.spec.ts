@@ -7,7 +7,8 @@
  * lookup_null_semantics.js, lookup_numeric_field.js (its `$lookup` half),
  * the localField/foreignField cases of lookup.js, and
  * lookup_subpipeline_and_fields.js (the concise form of MongoDB 5.0+:
- * localField/foreignField with `pipeline` and `let`). The cases and the
+ * localField/foreignField with `pipeline` and `let`), and
+ * lookup_collation.js (which collation the join compares strings by). The cases and the
  * expected joins are mongod's; none is made up here. Written to hold
  * against a real MongoDB 7 (MONGO_URL) too.
  *
@@ -17,7 +18,9 @@
  * table (INLJ: the same answers but for SERVER-64221, which this port
  * takes as the collection scans give it), lookup_numeric_field.js's
  * `a.00` cases that hold only under `forceClassicEngine`, and lookup.js's
- * error codes, which the stored versions give as older servers did.
+ * error codes, which the stored versions give as older servers did;
+ * lookup_collation.js's `_internalCollation` (a field of mongod's own) and
+ * its explain checks of the join strategy.
  *
  * Documents are stored as the shell writes them (a bare number is a
  * double). The sources compare as they do: the equijoin table and
@@ -1604,6 +1607,105 @@ function each<T extends { label: string }>(cases: T[], test: (c: T) => Promise<v
   it.each(cases.map((c) => [c.label, c] as const))('%s', (_label, c) => test(c));
 }
 
+// ---------------------------------------------------------------------------
+// lookup_collation.js: the local collection's collation or the command's,
+// never the foreign collection's
+// ---------------------------------------------------------------------------
+
+const COLLATION = 'lookup_collation.js';
+const caseInsensitive = { locale: 'en_US', strength: 1 };
+const caseSensitive = { locale: 'simple' };
+const records = [
+  { _id: 0, key: 'a' },
+  { _id: 1, key: 'A' },
+];
+const resultCaseSensitive = [
+  { _id: 0, key: 'a', matched: [{ _id: 0, key: 'a' }] },
+  { _id: 1, key: 'A', matched: [{ _id: 1, key: 'A' }] },
+];
+const resultCaseInsensitive = [
+  { _id: 0, key: 'a', matched: records },
+  { _id: 1, key: 'A', matched: records },
+];
+const lookupForms = {
+  lookupWithPipeline: (from: string) => ({
+    $lookup: {
+      from,
+      as: 'matched',
+      let: { l_key: '$key' },
+      pipeline: [{ $match: { $expr: { $eq: ['$key', '$$l_key'] } } }],
+    },
+  }),
+  lookupNoPipeline: (from: string) => ({ $lookup: { from, localField: 'key', foreignField: 'key', as: 'matched' } }),
+};
+
+/** The source's three collections: case-sensitive, case-insensitive by default, and case-sensitive with two indexes. */
+async function collationCollections(): Promise<void> {
+  for (const name of ['case_sensitive', 'case_insensitive', 'case_sensitive_indexed']) await fx.fresh(name);
+  await fx.db.createCollection('case_sensitive');
+  await fx.db.createCollection('case_sensitive_indexed');
+  await fx.db.createCollection('case_insensitive', { collation: caseInsensitive });
+  for (const name of ['case_sensitive', 'case_insensitive', 'case_sensitive_indexed']) {
+    await fx.db.collection(name).insertMany(records.map((doc) => shellValue(doc) as Document));
+  }
+  const indexed = fx.db.collection('case_sensitive_indexed');
+  await indexed.createIndex({ key: 1 });
+  await indexed.createIndex({ key: 1, x: 1 }, { collation: caseInsensitive });
+}
+
+/** [label, local collection, foreign collection, aggregate options, expected] of each run of the source. */
+const COLLATION_RUNS: [string, string, string, AggregateOptions, Document[]][] = [
+  [
+    'default collation on local (the foreign one is ignored)',
+    'case_sensitive',
+    'case_insensitive',
+    {},
+    resultCaseSensitive,
+  ],
+  [
+    'case-insensitive collation on local',
+    'case_insensitive',
+    'case_sensitive',
+    { allowDiskUse: false },
+    resultCaseInsensitive,
+  ],
+  [
+    'case-insensitive collation on local, disk use allowed',
+    'case_insensitive',
+    'case_sensitive',
+    { allowDiskUse: true },
+    resultCaseInsensitive,
+  ],
+  [
+    'case-insensitive collation on command',
+    'case_sensitive',
+    'case_sensitive',
+    { collation: caseInsensitive },
+    resultCaseInsensitive,
+  ],
+  [
+    'case-sensitive collation on command',
+    'case_insensitive',
+    'case_sensitive',
+    { collation: caseSensitive },
+    resultCaseSensitive,
+  ],
+  [
+    'case-insensitive collation on local, foreign is indexed',
+    'case_insensitive',
+    'case_sensitive_indexed',
+    {},
+    resultCaseInsensitive,
+  ],
+  [
+    'case-insensitive collation on command, foreign is indexed',
+    'case_sensitive',
+    'case_sensitive_indexed',
+    { collation: caseInsensitive },
+    resultCaseInsensitive,
+  ],
+];
+
 describe('conformance: $lookup by localField and foreignField', () => {
   describe(`the equijoin table (${LIB})`, () => {
     each(EQUIJOIN, async (c) => {
@@ -1648,6 +1750,25 @@ describe('conformance: $lookup by localField and foreignField', () => {
         { $count: 'count' },
       ]);
       expect(results.map((doc) => Number(doc.count))).toEqual(shouldMatch ? [1] : []);
+    });
+  });
+
+  describe(`collation (${COLLATION})`, () => {
+    const runs = Object.entries(lookupForms).flatMap(([form, stage]) =>
+      COLLATION_RUNS.map(([label, local, foreign, options, expected]) => ({
+        label: `${form}: ${label}`,
+        run: () => aggregate(fx.db.collection(local), [stage(foreign)], options),
+        expected,
+      })),
+    );
+    each(runs, async (c) => {
+      await collationCollections();
+      expect(arranged(await c.run(), 'any')).toEqual(
+        arranged(
+          c.expected.map((doc) => shellValue(doc) as Document),
+          'any',
+        ),
+      );
     });
   });
 });

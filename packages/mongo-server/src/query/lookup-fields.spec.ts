@@ -1,8 +1,9 @@
 import { BSONRegExp, Decimal128, Double, Int32, Long } from 'bson';
 
+import { Collation, stringClasses } from '../bson/collation.js';
 import { foreignKeys, joinKey, localValues, withPath } from './lookup-fields.js';
 
-const keysOf = (...values: unknown[]) => new Set(values.map(joinKey));
+const keysOf = (...values: unknown[]) => new Set(values.map((value) => joinKey(value)));
 const NULL = joinKey(null);
 
 describe('localValues', () => {
@@ -52,7 +53,9 @@ describe('foreignKeys', () => {
   });
 
   it('keys numbers by value across their types', () => {
-    const keys = [5, new Int32(5), new Double(5), Long.fromNumber(5), Decimal128.fromString('5.0')].map(joinKey);
+    const keys = [5, new Int32(5), new Double(5), Long.fromNumber(5), Decimal128.fromString('5.0')].map((value) =>
+      joinKey(value),
+    );
     expect(new Set(keys).size).toBe(1);
     expect(foreignKeys({ b: null }, ['b'])).toEqual(new Set([NULL]));
   });
@@ -61,6 +64,14 @@ describe('foreignKeys', () => {
     expect(joinKey(new BSONRegExp('hjkl', ''))).not.toBe(joinKey(new BSONRegExp('hjkl', 'i')));
     expect(joinKey(new BSONRegExp('^x', ''))).toBe(joinKey(new BSONRegExp('^x', '')));
     expect(joinKey(new BSONRegExp('^x', ''))).not.toBe(joinKey('^x'));
+  });
+
+  it('keys strings by their class under a collation, inside arrays and documents too', () => {
+    const canonical = stringClasses(Collation.parse({ locale: 'en', strength: 1 })!.compare);
+    expect(joinKey('Straße', canonical)).toBe(joinKey('STRASSE', canonical));
+    expect(joinKey(['a', { k: 'B' }], canonical)).toBe(joinKey(['A', { k: 'b' }], canonical));
+    expect(joinKey('a', canonical)).not.toBe(joinKey('b', canonical));
+    expect(joinKey('a')).not.toBe(joinKey('A'));
   });
 });
 

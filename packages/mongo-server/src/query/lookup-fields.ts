@@ -6,14 +6,18 @@
  * across their types. A hash join over the foreign collection, in its
  * natural order. mingo read the local path with its own array rules and
  * hashed values by JS value, so `{ k: [{ x: [10, 20] }] }` joined nothing on
- * `k.x` and an int32 5 did not meet an Int64 5.
+ * `k.x` and an int32 5 did not meet an Int64 5. Strings compare by the
+ * command's collation (else the local collection's), never the foreign
+ * collection's, as in mongod (lookup_collation.js).
  */
 import type { Document } from 'bson';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 
 import { bsonTag, isSubDocument } from '../bson/bson-compare.js';
+import { stringClasses } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
+import { activeStringOrder } from '../bson/string-order.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
@@ -81,14 +85,14 @@ export function localValues(doc: Document, path: readonly string[]): unknown[] {
  * finds no field — an absent one, a scalar or nested array where a document
  * is needed, an empty array on the way — matches null, as a null does.
  */
-export function foreignKeys(doc: Document, path: readonly string[]): Set<string> {
+export function foreignKeys(doc: Document, path: readonly string[], canonical?: Canonical): Set<string> {
   const keys = new Set<string>();
   const stack: [unknown, number][] = [[doc, 0]];
   while (stack.length > 0) {
     const [value, depth] = stack.pop() as [unknown, number];
     if (depth === path.length) {
-      keys.add(joinKey(value));
-      if (Array.isArray(value)) for (const element of value as unknown[]) keys.add(joinKey(element));
+      keys.add(joinKey(value, canonical));
+      if (Array.isArray(value)) for (const element of value as unknown[]) keys.add(joinKey(element, canonical));
       continue;
     }
     if (isSubDocument(value)) {
@@ -107,13 +111,17 @@ export function foreignKeys(doc: Document, path: readonly string[]): Set<string>
   return keys;
 }
 
+/** One string per class of strings equal under the collation (see stringClasses). */
+type Canonical = (text: string) => string;
+
 /**
  * The hash key of a value: equal exactly when mongod's join takes the two as
  * equal (encodeIndexValue: numbers by value across types, null and missing
- * alike); a BSON regex by its pattern and flags, a DBRef as its document.
+ * alike, strings by `canonical`'s class when a collation applies); a BSON
+ * regex by its pattern and flags, a DBRef as its document.
  */
-export function joinKey(value: unknown): string {
-  return encodeIndexValue(comparable(value));
+export function joinKey(value: unknown, canonical?: Canonical): string {
+  return encodeIndexValue(comparable(value), canonical);
 }
 
 /** `value` with the BSON values encodeIndexValue does not know written as ones it does, at any depth. */
@@ -157,9 +165,10 @@ class ForeignTable {
   constructor(
     readonly docs: readonly Document[],
     path: readonly string[],
+    private readonly canonical?: Canonical,
   ) {
     docs.forEach((doc, position) => {
-      for (const key of foreignKeys(doc, path)) {
+      for (const key of foreignKeys(doc, path, canonical)) {
         const positions = this.byKey.get(key);
         if (positions) positions.push(position);
         else this.byKey.set(key, [position]);
@@ -169,7 +178,7 @@ class ForeignTable {
 
   /** The documents whose field matches `{$in: values}` (`{$eq: null}` for none), in natural order, each once. */
   matching(values: readonly unknown[]): Document[] {
-    const keys = new Set(values.length === 0 ? [NULL_KEY] : values.map(joinKey));
+    const keys = new Set(values.length === 0 ? [NULL_KEY] : values.map((value) => joinKey(value, this.canonical)));
     const positions = new Set<number>();
     for (const key of keys) for (const position of this.byKey.get(key) ?? []) positions.add(position);
     return [...positions].sort((a, b) => a - b).map((position) => this.docs[position]);
@@ -231,7 +240,9 @@ export function lookupByFields(original: PipelineOperator): PipelineOperator {
     const foreign = (): ForeignTable => {
       if (table === undefined) {
         const docs = typeof spec.from === 'string' ? resolve(spec.from, options) : (spec.from as Document[]);
-        table = new ForeignTable(docs, foreignPath);
+        // The command's string order (its collation, else the local collection's default) is active while it runs.
+        const order = activeStringOrder();
+        table = new ForeignTable(docs, foreignPath, order && stringClasses(order));
       }
       return table;
     };
