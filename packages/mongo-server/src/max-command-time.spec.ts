@@ -46,6 +46,23 @@ describe('EmbeddedMongoServer maxCommandTimeMS', () => {
     expect(await client.db().collection('slow').countDocuments()).toBe(100);
   });
 
+  it('should stop a $graphLookup walk over a long chain at the server limit', async () => {
+    // Each level of the walk reads the chain once: 3,000 levels of 3,000 documents.
+    const chain = client.db().collection('chain');
+    await chain.insertMany(Array.from({ length: 3000 }, (_, n) => ({ _id: n, next: n + 1 })) as never[]);
+    const walk = {
+      $graphLookup: { from: 'chain', startWith: 0, connectFromField: 'next', connectToField: '_id', as: 'reached' },
+    };
+    const error = await client
+      .db()
+      .collection('slow')
+      .aggregate([{ $limit: 1 }, walk])
+      .toArray()
+      .catch((e: unknown) => e);
+    expect((error as MongoServerError).codeName).toBe('MaxTimeMSExpired');
+    await chain.drop();
+  });
+
   it('should let a shorter maxTimeMS speak in MongoDB words', async () => {
     const error = await client
       .db()

@@ -239,7 +239,7 @@ export function lookupByFields(original: PipelineOperator): PipelineOperator {
     // Built on the first local document, as mingo resolves its collection once per stage.
     const foreign = (): ForeignTable => {
       if (table === undefined) {
-        const docs = typeof spec.from === 'string' ? resolve(spec.from, options) : (spec.from as Document[]);
+        const docs = typeof spec.from === 'string' ? foreignDocuments(spec.from, options) : (spec.from as Document[]);
         // The command's string order (its collation, else the local collection's default) is active while it runs.
         const order = activeStringOrder();
         table = new ForeignTable(docs, foreignPath, order && stringClasses(order));
@@ -259,7 +259,7 @@ export function lookupByFields(original: PipelineOperator): PipelineOperator {
 }
 
 /** The named collection's documents, through the server's resolver (views included), as mingo's lookup takes them. */
-function resolve(name: string, options: Options): Document[] {
+export function foreignDocuments(name: string, options: Options): Document[] {
   const resolver = (options as { collectionResolver?: (name: string) => unknown }).collectionResolver;
   const docs = resolver?.(name);
   return Array.isArray(docs) ? (docs as Document[]) : [];

@@ -46,6 +46,7 @@ import { sampleStage } from './sample-stage.js';
 import { unwindStage } from './unwind-stage.js';
 import { regexTest } from './linear-regex.js';
 import { compileSchema } from './json-schema.js';
+import { graphLookupStage } from './graph-lookup-stage.js';
 import { lookupByFields } from './lookup-fields.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
@@ -295,6 +296,7 @@ function addFields(collection: Iterator, expr: Document, options: Options): Iter
 
 const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
   $lookup: lookupByFields(pipelineOperators.$lookup as PipelineOperator),
+  $graphLookup: graphLookupStage(pipelineOperators.$graphLookup as PipelineOperator),
   $sample: sampleStage,
   $unwind: unwindStage(pipelineOperators.$unwind as PipelineOperator),
   // mingo's emits `{ count: 0 }` for no documents; mongod's $count is a $group, which emits none.

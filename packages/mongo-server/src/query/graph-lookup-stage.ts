@@ -1,0 +1,109 @@
+/**
+ * `$graphLookup` as mongod walks it (document_source_graph_lookup.cpp), in
+ * place of mingo's: a breadth-first search whose every level reads the
+ * foreign documents matching `{ $and: [restrictSearchWithMatch,
+ * { <connectToField>: { $in: <frontier> } }] }` through the server's own
+ * matcher, under the command's collation (else the local collection's, never
+ * the foreign collection's). A document joins once, at the depth it was first
+ * reached, told apart by its `_id` compared exactly (not by the collation);
+ * `depthField` is an Int64. A null in the frontier never matches a document
+ * without the field, and a missing `startWith` matches nothing. mingo's
+ * answered `[{}]` for a `startWith` array that matched nothing, and ignored
+ * the collation.
+ */
+import type { Document } from 'bson';
+import { evalExpr } from 'mingo/core';
+import type { Iterator } from 'mingo/lazy';
+import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
+
+import { isSubDocument } from '../bson/bson-compare.js';
+import { CommandError } from '../commands/command-error.js';
+import { foreignDocuments, joinKey, localValues, withPath } from './lookup-fields.js';
+import { conditionForMingo } from './mingo-values.js';
+import { OperationBudget } from './operation-budget.js';
+
+type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+
+interface GraphLookupSpec {
+  from: string | Document[];
+  as: string;
+  startWith: unknown;
+  connectFromField: string;
+  connectToField: string;
+  maxDepth?: unknown;
+  depthField?: string;
+  restrictSearchWithMatch?: Document;
+}
+
+/** The stage's spec when it is one this walk runs (parsing checked the rest), else `undefined`. */
+function graphSpec(expr: unknown): GraphLookupSpec | undefined {
+  if (!isSubDocument(expr)) return undefined;
+  const { from, as, connectFromField, connectToField, depthField, restrictSearchWithMatch } = expr;
+  if (typeof as !== 'string' || typeof connectFromField !== 'string' || typeof connectToField !== 'string') {
+    return undefined;
+  }
+  if (typeof from !== 'string' && !Array.isArray(from)) return undefined;
+  if (depthField !== undefined && typeof depthField !== 'string') return undefined;
+  if (restrictSearchWithMatch !== undefined && !isSubDocument(restrictSearchWithMatch)) return undefined;
+  return expr as unknown as GraphLookupSpec;
+}
+
+/** The filter of one level of the search, as mongod's makeMatchStageFromFrontier builds it. */
+function levelFilter(spec: GraphLookupSpec, frontier: unknown[]): Document {
+  const field = spec.connectToField;
+  const values = frontier.filter((value) => value !== undefined);
+  const and: Document[] = [];
+  if (spec.restrictSearchWithMatch) and.push(spec.restrictSearchWithMatch);
+  and.push({ [field]: { $in: values } });
+  // A null (or missing) value of the frontier would also match a document without the field.
+  if (values.length < frontier.length || values.includes(null)) and.push({ [field]: { $exists: true } });
+  return { $and: and };
+}
+
+/** The maximum depth, or Infinity without one (parsing checked it is a non-negative integral number). */
+function depthLimit(maxDepth: unknown): number {
+  if (maxDepth === undefined || maxDepth === null) return Number.POSITIVE_INFINITY;
+  return Number(typeof maxDepth === 'object' ? (maxDepth as { valueOf(): unknown }).valueOf() : maxDepth);
+}
+
+/** `$graphLookup` by mongod's breadth-first search; `original` (mingo's) for a spec it does not take. */
+export function graphLookupStage(original: PipelineOperator): PipelineOperator {
+  return (collection, expr, options) => {
+    const spec = graphSpec(expr);
+    if (spec === undefined) return original(collection, expr, options);
+    const fromPath = spec.connectFromField.split('.');
+    const limit = depthLimit(spec.maxDepth);
+    let foreign: Document[] | undefined;
+    const documents = (): Document[] => {
+      foreign ??= typeof spec.from === 'string' ? foreignDocuments(spec.from, options) : spec.from;
+      return foreign;
+    };
+    return collection.map((doc: Document) => {
+      const start = evalExpr(doc, spec.startWith, options);
+      let frontier: unknown[] = Array.isArray(start) ? [...(start as unknown[])] : [start];
+      // By `_id`, compared exactly: two `_id`s equal under the collation are two documents.
+      const visited = new Map<string, Document>();
+      for (let depth = 0; depth <= limit && frontier.length > 0; depth += 1) {
+        const query = new Query(conditionForMingo(levelFilter(spec, frontier)), options);
+        const next: unknown[] = [];
+        for (const candidate of documents()) {
+          OperationBudget.tick();
+          if (!query.test(candidate)) continue;
+          if (candidate._id === undefined) {
+            throw new CommandError(
+              'Location40271',
+              `Documents in the '${String(spec.from)}' namespace must contain an _id for de-duplication in $graphLookup`,
+            );
+          }
+          const key = joinKey(candidate._id);
+          if (visited.has(key)) continue;
+          visited.set(key, spec.depthField ? withPath(candidate, spec.depthField, BigInt(depth)) : candidate);
+          next.push(...localValues(candidate, fromPath));
+        }
+        frontier = next;
+      }
+      return withPath(doc, spec.as, [...visited.values()]);
+    });
+  };
+}
