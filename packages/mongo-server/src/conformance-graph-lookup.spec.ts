@@ -2,7 +2,9 @@
  * Conformance: `$graphLookup`, ported from mongod's own jstests in
  * jstests/aggregation/sources/graphLookup/: basic.js (missing collections,
  * the whole walk, `maxDepth`, `startWith` evaluated and expanded, no walk
- * from a missing `connectFromField`, cycles, `depthField`),
+ * from a missing `connectFromField`, cycles, `depthField`), filter.js
+ * (`restrictSearchWithMatch`, `$expr` in it, with a variable of an enclosing
+ * `$lookup`),
  * missing_fields.js (a null matches null but never a missing field, a
  * missing `startWith` matches nothing) and collation_graphlookup.js (which
  * collation the walk compares by: the aggregate's, else the local
@@ -156,6 +158,79 @@ describe('conformance: $graphLookup (basic.js)', () => {
         expect(doc.distance).toBeInstanceOf(Long);
         expect((doc.distance as Long).toNumber()).toBe(Math.abs(50 - Number(doc._id)));
       }
+    });
+  });
+});
+
+describe('conformance: $graphLookup (filter.js)', () => {
+  const first = async (pipeline: Document[]) => (await fx.db.collection('local').aggregate(pipeline).toArray())[0]!;
+
+  beforeEach(async () => {
+    await fx.fresh('local');
+    await fx.db.collection('local').insertOne(shellValue({ starting: 0 }) as Document);
+  });
+
+  describe('over the integers 0–99', () => {
+    beforeEach(async () => {
+      const foreign = await fx.fresh('foreign');
+      await foreign.insertMany(
+        Array.from({ length: 100 }, (_, i) => shellValue({ _id: i, neighbors: [i - 1, i + 1] }) as Document),
+      );
+    });
+
+    it('should walk only documents matching restrictSearchWithMatch', async () => {
+      const res = await first([integers({ restrictSearchWithMatch: { _id: { $lt: 10 } } })]);
+      expect(res.integers).toHaveLength(10);
+    });
+
+    it('should not walk through documents that do not match it', async () => {
+      const res = await first([integers({ restrictSearchWithMatch: { _id: { $gt: 10 } } })]);
+      expect(res.integers).toHaveLength(0);
+    });
+  });
+
+  describe('over a chain whose second link is excluded', () => {
+    const chain = (restrictSearchWithMatch: Document) => ({
+      $graphLookup: {
+        from: 'foreign',
+        startWith: '$starting',
+        connectFromField: 'to',
+        connectToField: 'from',
+        as: 'results',
+        restrictSearchWithMatch,
+      },
+    });
+    beforeEach(async () => {
+      const foreign = await fx.fresh('foreign');
+      await foreign.insertMany(
+        [
+          { from: 0, to: 1, shouldBeIncluded: true },
+          { from: 1, to: 2, shouldBeIncluded: false },
+          { from: 2, to: 3, shouldBeIncluded: true },
+        ].map((doc) => shellValue(doc) as Document),
+      );
+    });
+
+    it('should stop exploring at a document that does not match the filter', async () => {
+      expect((await first([chain({ shouldBeIncluded: true })])).results).toHaveLength(1);
+    });
+
+    it('should take $expr in the filter', async () => {
+      expect((await first([chain({ $expr: { $eq: ['$shouldBeIncluded', true] } })])).results).toHaveLength(1);
+    });
+
+    it("should give $expr in the filter the variables of an enclosing $lookup's let", async () => {
+      const res = await first([
+        {
+          $lookup: {
+            from: 'local',
+            let: { foo: true },
+            pipeline: [chain({ $expr: { $eq: ['$shouldBeIncluded', '$$foo'] } })],
+            as: 'array',
+          },
+        },
+      ]);
+      expect((res.array as Document[])[0]!.results).toHaveLength(1);
     });
   });
 });
