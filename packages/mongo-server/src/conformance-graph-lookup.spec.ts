@@ -4,7 +4,9 @@
  * the whole walk, `maxDepth`, `startWith` evaluated and expanded, no walk
  * from a missing `connectFromField`, cycles, `depthField`), filter.js
  * (`restrictSearchWithMatch`, `$expr` in it, with a variable of an enclosing
- * `$lookup`),
+ * `$lookup`), nested_objects.js (`connectFromField` and `connectToField`
+ * through arrays of documents), variables.js (`startWith` reading a variable
+ * of an enclosing `$lookup`),
  * missing_fields.js (a null matches null but never a missing field, a
  * missing `startWith` matches nothing) and collation_graphlookup.js (which
  * collation the walk compares by: the aggregate's, else the local
@@ -232,6 +234,73 @@ describe('conformance: $graphLookup (filter.js)', () => {
       ]);
       expect((res.array as Document[])[0]!.results).toHaveLength(1);
     });
+  });
+});
+
+describe('conformance: $graphLookup (nested_objects.js)', () => {
+  const reachedFrom = async (docs: Document[], connectFromField: string, connectToField: string) => {
+    await fx.fresh('local');
+    await fx.db.collection('local').insertOne(shellValue({ starting: 0 }) as Document);
+    const foreign = await fx.fresh('foreign');
+    await foreign.insertMany(docs.map((doc) => shellValue(doc) as Document));
+    const stage = {
+      $graphLookup: { from: 'foreign', startWith: '$starting', connectFromField, connectToField, as: 'integers' },
+    };
+    return ((await fx.db.collection('local').aggregate([stage]).toArray())[0]!.integers as Document[]).length;
+  };
+  const hundred = <T>(make: (i: number) => T) => Array.from({ length: 100 }, (_, i) => make(i));
+
+  it('should follow a connectFromField that is an array of documents', async () => {
+    const docs = hundred((i) => ({ _id: i, neighbors: [{ id: i + 1 }, { id: i + 2 }] }));
+    expect(await reachedFrom(docs, 'neighbors.id', '_id')).toBe(100);
+  });
+
+  it('should match a connectToField that is an array of documents', async () => {
+    const docs = hundred((i) => ({ previous: [{ neighbor: i }, { neighbor: i - 1 }], value: i + 1 }));
+    expect(await reachedFrom(docs, 'value', 'previous.neighbor')).toBe(100);
+  });
+
+  it('should do both at once', async () => {
+    const docs = hundred((i) => ({
+      previous: [{ neighbor: i }, { neighbor: i - 1 }],
+      values: [{ neighbor: i + 1 }, { neighbor: i + 2 }],
+    }));
+    expect(await reachedFrom(docs, 'values.neighbor', 'previous.neighbor')).toBe(100);
+  });
+});
+
+describe('conformance: $graphLookup (variables.js)', () => {
+  it("should start with a variable of an enclosing $lookup's let", async () => {
+    const local = await fx.fresh('graph_lookup_var_local');
+    const foreign = await fx.fresh('graph_lookup_var_foreign');
+    await foreign.insertOne(shellValue({ from: 'b', to: 'a', _id: 0 }) as Document);
+    await local.insertOne({});
+    const res = await local
+      .aggregate([
+        {
+          $lookup: {
+            from: 'graph_lookup_var_local',
+            let: { var1: 'a' },
+            pipeline: [
+              {
+                $graphLookup: {
+                  from: 'graph_lookup_var_foreign',
+                  startWith: '$$var1',
+                  connectFromField: 'from',
+                  connectToField: 'to',
+                  as: 'resultsFromGraphLookup',
+                },
+              },
+            ],
+            as: 'resultsFromLookup',
+          },
+        },
+      ])
+      .toArray();
+    expect(res).toHaveLength(1);
+    const [inner] = res[0]!.resultsFromLookup as Document[];
+    expect(res[0]!.resultsFromLookup).toHaveLength(1);
+    expect(inner!.resultsFromGraphLookup).toEqual([{ _id: 0, from: 'b', to: 'a' }]);
   });
 });
 
