@@ -4,7 +4,8 @@
  * the whole walk, `maxDepth`, `startWith` evaluated and expanded, no walk
  * from a missing `connectFromField`, cycles, `depthField`), filter.js
  * (`restrictSearchWithMatch`, `$expr` in it, with a variable of an enclosing
- * `$lookup`), nested_objects.js (`connectFromField` and `connectToField`
+ * `$lookup`), error.js (mongod's codes for a malformed stage, a filter
+ * that fails, and the 100 MB bound on what the walk holds), nested_objects.js (`connectFromField` and `connectToField`
  * through arrays of documents), variables.js (`startWith` reading a variable
  * of an enclosing `$lookup`),
  * missing_fields.js (a null matches null but never a missing field, a
@@ -21,7 +22,7 @@
  */
 import { type AggregateOptions, type Document, Double, Long } from 'mongodb';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { rejection, useDriverFixture } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -301,6 +302,83 @@ describe('conformance: $graphLookup (variables.js)', () => {
     const [inner] = res[0]!.resultsFromLookup as Document[];
     expect(res[0]!.resultsFromLookup).toHaveLength(1);
     expect(inner!.resultsFromGraphLookup).toEqual([{ _id: 0, from: 'b', to: 'a' }]);
+  });
+});
+
+/** error.js's stage with `fields` changed (`undefined` leaves a field out). */
+function errorStage(fields: Document): Document {
+  const base: Document = {
+    from: 'foreign',
+    startWith: { $literal: 0 },
+    connectToField: 'a',
+    connectFromField: 'b',
+    as: 'output',
+    ...fields,
+  };
+  return { $graphLookup: Object.fromEntries(Object.entries(base).filter(([, value]) => value !== undefined)) };
+}
+
+/** [what error.js says, the stage, mongod's code] */
+const STAGE_ERRORS: [string, Document, number][] = [
+  ['$graphLookup spec must be an object', { $graphLookup: 4 }, 9],
+  ['maxDepth must be numeric', errorStage({ maxDepth: 'string' }), 40100],
+  ['maxDepth must be nonnegative', errorStage({ maxDepth: -1 }), 40101],
+  ['maxDepth must be representable as a long long', errorStage({ maxDepth: 2.3 }), 40102],
+  ['from must be a string', errorStage({ from: -1 }), 9],
+  ['from must be a valid namespace', errorStage({ from: '' }), 73],
+  ['as must be a string', errorStage({ as: 0 }), 40103],
+  ['as cannot be a fieldPath', errorStage({ as: '$output' }), 16410],
+  ['connectFromField must be a string', errorStage({ connectFromField: 0 }), 40103],
+  ['connectFromField cannot be a fieldPath', errorStage({ connectFromField: '$b' }), 16410],
+  ['connectToField must be a string', errorStage({ connectToField: 0 }), 40103],
+  ['connectToField cannot be a fieldPath', errorStage({ connectToField: '$a' }), 16410],
+  ['depthField must be a string', errorStage({ depthField: 0 }), 40103],
+  ['depthField cannot be a fieldPath', errorStage({ depthField: '$depth' }), 16410],
+  ['restrictSearchWithMatch must be an object', errorStage({ restrictSearchWithMatch: 'notamatch' }), 40185],
+  ['unknown argument', errorStage({ notAField: 'foo' }), 40104],
+  ['connectToField was not specified', errorStage({ connectToField: undefined }), 40105],
+  ['connectFromField was not specified', errorStage({ connectFromField: undefined }), 40105],
+  ['startWith was not specified', errorStage({ startWith: undefined }), 40105],
+  ['as was not specified', errorStage({ as: undefined }), 40105],
+  ['from was not specified', errorStage({ from: undefined }), 9],
+];
+
+/** error.js's filters that must fail (it checks only that they throw). */
+const FILTERS_THAT_FAIL: [string, Document][] = [
+  ['unable to parse match expression', { $not: { a: 1 } }],
+  ['cannot use $where inside $graphLookup', { $where: '3 > 2' }],
+  ['cannot use $text inside $graphLookup', { $text: { $search: 'some text' } }],
+  [
+    'cannot use $near inside $graphLookup',
+    { x: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] }, $maxDistance: 100 } } },
+  ],
+  [
+    'cannot use $near inside $graphLookup at any depth',
+    { $and: [{ x: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] }, $maxDistance: 100 } } }] },
+  ],
+  ['cannot use $expr with unbound variable', { $expr: { $eq: ['$x', '$$unbound'] } }],
+];
+
+describe('conformance: $graphLookup (error.js)', () => {
+  beforeAll(async () => {
+    const local = await fx.fresh('local');
+    await local.insertOne(shellValue({ b: 0 }) as Document);
+    const foreign = await fx.fresh('foreign');
+    await foreign.insertOne(shellValue({ a: 0, x: 0 }) as Document);
+  });
+  const fails = (stage: Document) => rejection(fx.db.collection('local').aggregate([stage]).toArray());
+
+  it.each(STAGE_ERRORS)('%s', async (_label, stage, code) => {
+    expect((await fails(stage)).code).toBe(code);
+  });
+
+  it.each(FILTERS_THAT_FAIL)('%s', async (_label, restrictSearchWithMatch) => {
+    await fails(errorStage({ restrictSearchWithMatch }));
+  });
+
+  it('division by zero in $expr', async () => {
+    const error = await fails(errorStage({ restrictSearchWithMatch: { $expr: { $divide: [1, '$x'] } } }));
+    expect([16608, 2]).toContain(error.code);
   });
 });
 

@@ -17,7 +17,7 @@ import { checkProjectionShape, checkUnsetSpec } from './projection-shape.js';
 import { refuseProtoPipeline } from './proto-paths.js';
 import { parseSortSpec, type SortSpec } from './sort-documents.js';
 import { compileFilter, MONGO_CONTEXT } from './query-context.js';
-import { checkCount, checkFacet, checkLookup, checkUnwind } from './stage-arguments.js';
+import { checkCount, checkFacet, checkGraphLookup, checkLookup, checkUnwind } from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
 const MONGOD_STAGES = new Set([
@@ -278,5 +278,13 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
     case '$unionWith':
       if (typeAlias(spec) === 'object') sub((spec as Document).pipeline);
       break;
+    case '$graphLookup': {
+      const graph = spec as Document;
+      checkGraphLookup(graph);
+      checkExpression(graph.startWith, MONGO_CONTEXT);
+      checkVariables(graph.startWith, scope);
+      if (graph.restrictSearchWithMatch !== undefined) compileFilter(graph.restrictSearchWithMatch as Document, scope);
+      break;
+    }
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The arguments of `$unwind`, `$lookup`, `$count` and `$facet`, checked as
- * mongod 7 parses them (document_source_unwind.cpp, document_source_lookup.cpp,
+ * The arguments of `$unwind`, `$lookup`, `$graphLookup`, `$count` and
+ * `$facet`, checked as mongod 7 parses them (document_source_unwind.cpp,
+ * document_source_lookup.cpp, document_source_graph_lookup.cpp,
  * document_source_count.cpp, document_source_facet.cpp), before any document
  * is read. mingo took what it was given: a `$lookup` without `as` wrote its
  * matches to a field named "undefined", `$unwind: 'a'` unwound nothing, an
@@ -116,6 +117,74 @@ export function checkLookup(spec: Document): void {
   checkFieldPath(as);
   if (local.length > 0) checkFieldPath(local);
   if (foreign.length > 0) checkFieldPath(foreign);
+}
+
+/** The string arguments of `$graphLookup` besides `from`, each a field path. */
+const GRAPH_LOOKUP_PATHS = new Set(['as', 'connectFromField', 'connectToField', 'depthField']);
+
+/**
+ * `$graphLookup`'s arguments, in mongod's order: `from` first (FailedToParse,
+ * InvalidNamespace), then each argument as it comes (40100–40104, 40185), then
+ * the required ones (40105) and the field paths (16410, …). `startWith` and
+ * `restrictSearchWithMatch` are the caller's to check as an expression and a filter.
+ */
+export function checkGraphLookup(spec: Document): void {
+  if (!Object.hasOwn(spec, 'from')) {
+    throw new CommandError(
+      'FailedToParse',
+      `missing 'from' option to $graphLookup stage specification: ${formatKeyValue(spec)}`,
+    );
+  }
+  if (typeof spec.from !== 'string') {
+    throw new CommandError(
+      'FailedToParse',
+      `$graphLookup 'from' field must be a string, but found ${typeAlias(spec.from)}`,
+    );
+  }
+  // mongod names the database too ("invalid $graphLookup namespace: <db>."), which the pipeline check does not know.
+  if (spec.from.length === 0)
+    throw new CommandError('InvalidNamespace', 'invalid $graphLookup namespace: an empty collection name');
+  for (const [name, value] of Object.entries(spec)) {
+    if (name === 'from' || name === 'startWith') continue;
+    if (name === 'maxDepth') {
+      if (typeof value !== 'number' && typeof value !== 'bigint') {
+        throw new CommandError('Location40100', `maxDepth must be numeric, found type: ${typeAlias(value)}`);
+      }
+      const depth = Number(value);
+      if (Math.trunc(depth) < 0) {
+        throw new CommandError(
+          'Location40101',
+          `maxDepth requires a nonnegative argument, found: ${Math.trunc(depth)}`,
+        );
+      }
+      if (!Number.isInteger(depth)) {
+        throw new CommandError('Location40102', `maxDepth could not be represented as a long long: ${depth}`);
+      }
+      continue;
+    }
+    if (name === 'restrictSearchWithMatch') {
+      if (typeAlias(value) !== 'object') {
+        throw new CommandError('Location40185', `restrictSearchWithMatch must be an object, found ${typeAlias(value)}`);
+      }
+      continue;
+    }
+    if (!GRAPH_LOOKUP_PATHS.has(name))
+      throw new CommandError('Location40104', `Unknown argument to $graphLookup: ${name}`);
+    if (typeof value !== 'string') {
+      throw new CommandError(
+        'Location40103',
+        `expected string as argument for ${name}, found: ${formatKeyValue(value)}`,
+      );
+    }
+  }
+  const required = ['as', 'startWith', 'connectFromField', 'connectToField'];
+  if (required.some((name) => spec[name] === undefined || spec[name] === '')) {
+    throw new CommandError(
+      'Location40105',
+      "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.",
+    );
+  }
+  for (const name of GRAPH_LOOKUP_PATHS) if (typeof spec[name] === 'string') checkFieldPath(spec[name] as string);
 }
 
 /** `$count`: a non-empty field name, without `$`, NUL or `.` (40156–40160). */
