@@ -376,7 +376,41 @@ describe('conformance: $graphLookup (error.js)', () => {
     await fails(errorStage({ restrictSearchWithMatch }));
   });
 
+  describe('what one walk holds, at most 100 MB', () => {
+    const walk = (startWith: unknown, connectToField: string, connectFromField: string, as: string) => ({
+      $graphLookup: { from: 'foreign', startWith, connectToField, connectFromField, as },
+    });
+
+    it('maximum memory usage reached: the documents reached', async () => {
+      const foreign = await fx.fresh('foreign');
+      for (let i = 0; i < 8; i++)
+        await foreign.insertOne(shellValue({ _id: i, longString: 'x'.repeat(14 * 1024 * 1024 - 1) }) as Document);
+      const initial = Array.from({ length: 8 }, (_, i) => new Double(i));
+      expect((await fails(walk({ $literal: initial }, '_id', 'notimportant', 'graph'))).code).toBe(40099);
+    });
+
+    it('maximum memory usage reached: the documents reached and the frontier', async () => {
+      const foreign = await fx.fresh('foreign');
+      for (let i = 0; i < 14; i++)
+        await foreign.insertOne(shellValue({ from: 0, to: 1, s: ' '.repeat(7 * 1024 * 1024 - 1) }) as Document);
+      expect((await fails(walk({ $literal: 0 }, 'from', 's', 'out'))).code).toBe(40099);
+    });
+
+    it('no error when the documents reached stay under it', async () => {
+      const foreign = await fx.fresh('foreign');
+      for (let i = 0; i < 13; i++)
+        await foreign.insertOne(shellValue({ from: 0, to: 1, s: ' '.repeat(7 * 1024 * 1024 - 1) }) as Document);
+      const res = await fx.db
+        .collection('local')
+        .aggregate([walk({ $literal: 0 }, 'from', 'to', 'out'), { $unwind: { path: '$out' } }])
+        .toArray();
+      expect(res).toHaveLength(13);
+    });
+  });
+
   it('division by zero in $expr', async () => {
+    const foreign = await fx.fresh('foreign');
+    await foreign.insertOne(shellValue({ a: 0, x: 0 }) as Document);
     const error = await fails(errorStage({ restrictSearchWithMatch: { $expr: { $divide: [1, '$x'] } } }));
     expect([16608, 2]).toContain(error.code);
   });

@@ -7,7 +7,9 @@
  * the foreign collection's). A document joins once, at the depth it was first
  * reached, told apart by its `_id` compared exactly (not by the collation);
  * `depthField` is an Int64. A null in the frontier never matches a document
- * without the field, and a missing `startWith` matches nothing. mingo's
+ * without the field, and a missing `startWith` matches nothing. What one
+ * walk holds (the documents reached and the values still to look up) is
+ * bounded by mongod's 100 MB (40099). mingo's
  * answered `[{}]` for a `startWith` array that matched nothing, and ignored
  * the collation.
  */
@@ -17,6 +19,7 @@ import type { Iterator } from 'mingo/lazy';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 
+import { approximateSize } from '../bson/approximate-size.js';
 import { isSubDocument } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { foreignDocuments, joinKey, localValues, withPath } from './lookup-fields.js';
@@ -24,6 +27,13 @@ import { conditionForMingo } from './mingo-values.js';
 import { OperationBudget } from './operation-budget.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+
+/** mongod's internalDocumentSourceGraphLookupMaxMemoryBytes: the documents reached and the frontier of one walk. */
+const MAX_MEMORY_BYTES = 100 * 1024 * 1024;
+
+function tooMuchMemory(): CommandError {
+  return new CommandError('Location40099', '$graphLookup reached maximum memory consumption');
+}
 
 interface GraphLookupSpec {
   from: string | Document[];
@@ -84,6 +94,7 @@ export function graphLookupStage(original: PipelineOperator): PipelineOperator {
       let frontier: unknown[] = Array.isArray(start) ? [...(start as unknown[])] : [start];
       // By `_id`, compared exactly: two `_id`s equal under the collation are two documents.
       const visited = new Map<string, Document>();
+      let visitedBytes = 0;
       for (let depth = 0; depth <= limit && frontier.length > 0; depth += 1) {
         const query = new Query(conditionForMingo(levelFilter(spec, frontier)), options);
         const next: unknown[] = [];
@@ -99,8 +110,11 @@ export function graphLookupStage(original: PipelineOperator): PipelineOperator {
           const key = joinKey(candidate._id);
           if (visited.has(key)) continue;
           visited.set(key, spec.depthField ? withPath(candidate, spec.depthField, BigInt(depth)) : candidate);
+          visitedBytes += approximateSize(candidate, MAX_MEMORY_BYTES);
           next.push(...localValues(candidate, fromPath));
+          if (visitedBytes >= MAX_MEMORY_BYTES) throw tooMuchMemory();
         }
+        if (visitedBytes + approximateSize(next, MAX_MEMORY_BYTES) >= MAX_MEMORY_BYTES) throw tooMuchMemory();
         frontier = next;
       }
       return withPath(doc, spec.as, [...visited.values()]);
