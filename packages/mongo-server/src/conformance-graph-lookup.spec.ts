@@ -130,16 +130,16 @@ describe('conformance: $graphLookup (basic.js)', () => {
     });
 
     it('should stop at maxDepth: one document at depth 0, two at each depth after it', async () => {
-      expect(await walk(integers({ maxDepth: 5 }))).toHaveLength(11);
+      expect(await walk(integers({ maxDepth: new Double(5) }))).toHaveLength(11);
     });
 
     it('should evaluate startWith', async () => {
-      const found = await walk(integers({ startWith: { $add: ['$starting', 3] }, maxDepth: 0 }));
+      const found = await walk(integers({ startWith: { $add: ['$starting', 3] }, maxDepth: new Double(0) }));
       expect(found.map((doc) => doc._id)).toEqual([53]);
     });
 
     it('should take each element of a startWith array as a starting point', async () => {
-      expect(await walk(integers({ startWith: { $literal: [1, 2, 3] }, maxDepth: 0 }))).toHaveLength(3);
+      expect(await walk(integers({ startWith: { $literal: [1, 2, 3] }, maxDepth: new Double(0) }))).toHaveLength(3);
     });
 
     it('should not walk on from a document without connectFromField (never looking for a null)', async () => {
@@ -322,7 +322,7 @@ function errorStage(fields: Document): Document {
 const STAGE_ERRORS: [string, Document, number][] = [
   ['$graphLookup spec must be an object', { $graphLookup: 4 }, 9],
   ['maxDepth must be numeric', errorStage({ maxDepth: 'string' }), 40100],
-  ['maxDepth must be nonnegative', errorStage({ maxDepth: -1 }), 40101],
+  ['maxDepth must be nonnegative', errorStage({ maxDepth: new Double(-1) }), 40101],
   ['maxDepth must be representable as a long long', errorStage({ maxDepth: 2.3 }), 40102],
   ['from must be a string', errorStage({ from: -1 }), 9],
   ['from must be a valid namespace', errorStage({ from: '' }), 73],
@@ -425,7 +425,7 @@ describe('conformance: $graphLookup (missing_fields.js)', () => {
         connectFromField: 'x',
         connectToField: 'y',
         as: 'arr',
-        maxDepth: 0,
+        maxDepth: new Double(0),
       },
     },
   ];

@@ -24,6 +24,7 @@ import { isSubDocument } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { foreignDocuments, joinKey, localValues, withPath } from './lookup-fields.js';
 import { conditionForMingo } from './mingo-values.js';
+import { numericArgument } from './stage-arguments.js';
 import { OperationBudget } from './operation-budget.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
@@ -73,8 +74,7 @@ function levelFilter(spec: GraphLookupSpec, frontier: unknown[]): Document {
 
 /** The maximum depth, or Infinity without one (parsing checked it is a non-negative integral number). */
 function depthLimit(maxDepth: unknown): number {
-  if (maxDepth === undefined || maxDepth === null) return Number.POSITIVE_INFINITY;
-  return Number(typeof maxDepth === 'object' ? (maxDepth as { valueOf(): unknown }).valueOf() : maxDepth);
+  return numericArgument(maxDepth) ?? Number.POSITIVE_INFINITY;
 }
 
 /** `$graphLookup` by mongod's breadth-first search; `original` (mingo's) for a spec it does not take. */
@@ -111,7 +111,8 @@ export function graphLookupStage(original: PipelineOperator): PipelineOperator {
           if (visited.has(key)) continue;
           visited.set(key, spec.depthField ? withPath(candidate, spec.depthField, BigInt(depth)) : candidate);
           visitedBytes += approximateSize(candidate, MAX_MEMORY_BYTES);
-          next.push(...localValues(candidate, fromPath));
+          // One by one: a spread of a huge array would overflow the stack.
+          for (const value of localValues(candidate, fromPath)) next.push(value);
           if (visitedBytes >= MAX_MEMORY_BYTES) throw tooMuchMemory();
         }
         if (visitedBytes + approximateSize(next, MAX_MEMORY_BYTES) >= MAX_MEMORY_BYTES) throw tooMuchMemory();

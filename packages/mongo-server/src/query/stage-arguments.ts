@@ -119,6 +119,24 @@ export function checkLookup(spec: Document): void {
   if (foreign.length > 0) checkFieldPath(foreign);
 }
 
+/**
+ * A numeric argument's value (an integral double arrives as a `Double`, an
+ * Int64 as a bigint), or `undefined` when it is no number.
+ */
+export function numericArgument(value: unknown): number | undefined {
+  switch (typeAlias(value)) {
+    case 'int':
+    case 'double':
+      return typeof value === 'number' ? value : Number((value as { valueOf(): unknown }).valueOf());
+    case 'long':
+      return Number(value as bigint);
+    case 'decimal':
+      return Number(String(value));
+    default:
+      return undefined;
+  }
+}
+
 /** The string arguments of `$graphLookup` besides `from`, each a field path. */
 const GRAPH_LOOKUP_PATHS = new Set(['as', 'connectFromField', 'connectToField', 'depthField']);
 
@@ -147,10 +165,10 @@ export function checkGraphLookup(spec: Document): void {
   for (const [name, value] of Object.entries(spec)) {
     if (name === 'from' || name === 'startWith') continue;
     if (name === 'maxDepth') {
-      if (typeof value !== 'number' && typeof value !== 'bigint') {
+      const depth = numericArgument(value);
+      if (depth === undefined) {
         throw new CommandError('Location40100', `maxDepth must be numeric, found type: ${typeAlias(value)}`);
       }
-      const depth = Number(value);
       if (Math.trunc(depth) < 0) {
         throw new CommandError(
           'Location40101',
