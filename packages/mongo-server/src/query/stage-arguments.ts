@@ -160,8 +160,9 @@ export function checkGraphLookup(spec: Document): void {
     );
   }
   // mongod names the database too ("invalid $graphLookup namespace: <db>."), which the pipeline check does not know.
-  if (spec.from.length === 0)
+  if (spec.from.length === 0) {
     throw new CommandError('InvalidNamespace', 'invalid $graphLookup namespace: an empty collection name');
+  }
   for (const [name, value] of Object.entries(spec)) {
     if (name === 'from' || name === 'startWith') continue;
     if (name === 'maxDepth') {
@@ -186,23 +187,26 @@ export function checkGraphLookup(spec: Document): void {
       }
       continue;
     }
-    if (!GRAPH_LOOKUP_PATHS.has(name))
+    if (!GRAPH_LOOKUP_PATHS.has(name)) {
       throw new CommandError('Location40104', `Unknown argument to $graphLookup: ${name}`);
+    }
     if (typeof value !== 'string') {
       throw new CommandError(
         'Location40103',
         `expected string as argument for ${name}, found: ${formatKeyValue(value)}`,
       );
     }
+    // mongod makes depthField a FieldPath as it reads it, the other paths only once all are read.
+    if (name === 'depthField') checkFieldPath(value);
   }
-  const required = ['as', 'startWith', 'connectFromField', 'connectToField'];
-  if (required.some((name) => spec[name] === undefined || spec[name] === '')) {
+  const missing = (name: string) => spec[name] === undefined || (name !== 'startWith' && spec[name] === '');
+  if (['as', 'startWith', 'connectFromField', 'connectToField'].some(missing)) {
     throw new CommandError(
       'Location40105',
       "$graphLookup requires 'from', 'as', 'startWith', 'connectFromField', and 'connectToField' to be specified.",
     );
   }
-  for (const name of GRAPH_LOOKUP_PATHS) if (typeof spec[name] === 'string') checkFieldPath(spec[name] as string);
+  for (const name of ['as', 'connectFromField', 'connectToField']) checkFieldPath(spec[name] as string);
 }
 
 /** `$count`: a non-empty field name, without `$`, NUL or `.` (40156–40160). */
