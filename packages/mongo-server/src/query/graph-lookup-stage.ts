@@ -9,9 +9,13 @@
  * `depthField` is an Int64. A null in the frontier never matches a document
  * without the field, and a missing `startWith` matches nothing. What one
  * walk holds (the documents reached and the values still to look up) is
- * bounded by mongod's 100 MB (40099). mingo's
- * answered `[{}]` for a `startWith` array that matched nothing, and ignored
- * the collation.
+ * bounded by mongod's 100 MB (40099). A level tests only the documents
+ * whose `connectToField` holds one of the frontier's values, found in a hash
+ * table of that field built once per stage (the `$lookup` join's, by
+ * `$in`'s equality) where mongod walks an index; every document is tested
+ * only when the frontier holds a regex, which `$in` matches by pattern.
+ * mingo's read the whole collection at each level, answered `[{}]` for a
+ * `startWith` array that matched nothing, and ignored the collation.
  */
 import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
@@ -20,9 +24,11 @@ import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 
 import { approximateSize } from '../bson/approximate-size.js';
-import { isSubDocument } from '../bson/bson-compare.js';
+import { bsonTag, isSubDocument } from '../bson/bson-compare.js';
+import { stringClasses } from '../bson/collation.js';
+import { activeStringOrder } from '../bson/string-order.js';
 import { CommandError } from '../commands/command-error.js';
-import { foreignDocuments, joinKey, localValues, withPath } from './lookup-fields.js';
+import { ForeignTable, foreignDocuments, joinKey, localValues, withPath } from './lookup-fields.js';
 import { conditionForMingo } from './mingo-values.js';
 import { numericArgument } from './stage-arguments.js';
 import { OperationBudget } from './operation-budget.js';
@@ -77,6 +83,11 @@ function depthLimit(maxDepth: unknown): number {
   return numericArgument(maxDepth) ?? Number.POSITIVE_INFINITY;
 }
 
+/** Whether `$in` matches `value` by more than equality: a regex matches the strings it matches. */
+function matchesByPattern(value: unknown): boolean {
+  return value instanceof RegExp || bsonTag(value) === 'BSONRegExp';
+}
+
 /** `$graphLookup` by mongod's breadth-first search; `original` (mingo's) for a spec it does not take. */
 export function graphLookupStage(original: PipelineOperator): PipelineOperator {
   return (collection, expr, options) => {
@@ -89,6 +100,21 @@ export function graphLookupStage(original: PipelineOperator): PipelineOperator {
       foreign ??= typeof spec.from === 'string' ? foreignDocuments(spec.from, options) : spec.from;
       return foreign;
     };
+    const toPath = spec.connectToField.split('.');
+    let table: ForeignTable | undefined;
+    /**
+     * The documents a level's filter may match, in natural order: a superset
+     * the level's query then tests, so that the table only narrows.
+     */
+    const candidates = (frontier: readonly unknown[]): readonly Document[] => {
+      if (frontier.some(matchesByPattern)) return documents();
+      if (table === undefined) {
+        // The command's string order (its collation, else the local collection's), as the level's query compares.
+        const order = activeStringOrder();
+        table = new ForeignTable(documents(), toPath, order && stringClasses(order));
+      }
+      return table.matching(frontier);
+    };
     return collection.map((doc: Document) => {
       const start = evalExpr(doc, spec.startWith, options);
       let frontier: unknown[] = Array.isArray(start) ? [...(start as unknown[])] : [start];
@@ -98,7 +124,7 @@ export function graphLookupStage(original: PipelineOperator): PipelineOperator {
       for (let depth = 0; depth <= limit && frontier.length > 0; depth += 1) {
         const query = new Query(conditionForMingo(levelFilter(spec, frontier)), options);
         const next: unknown[] = [];
-        for (const candidate of documents()) {
+        for (const candidate of candidates(frontier)) {
           OperationBudget.tick();
           if (!query.test(candidate)) continue;
           if (candidate._id === undefined) {

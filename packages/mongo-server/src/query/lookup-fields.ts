@@ -18,6 +18,7 @@ import { bsonTag, isSubDocument } from '../bson/bson-compare.js';
 import { stringClasses } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { activeStringOrder } from '../bson/string-order.js';
+import { OperationBudget } from './operation-budget.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
@@ -112,7 +113,7 @@ export function foreignKeys(doc: Document, path: readonly string[], canonical?: 
 }
 
 /** One string per class of strings equal under the collation (see stringClasses). */
-type Canonical = (text: string) => string;
+export type Canonical = (text: string) => string;
 
 /**
  * The hash key of a value: equal exactly when mongod's join takes the two as
@@ -159,7 +160,7 @@ function needsRewrite(value: unknown): boolean {
 }
 
 /** The foreign documents by join key, each document's positions in natural order. */
-class ForeignTable {
+export class ForeignTable {
   private readonly byKey = new Map<string, number[]>();
 
   constructor(
@@ -168,6 +169,7 @@ class ForeignTable {
     private readonly canonical?: Canonical,
   ) {
     docs.forEach((doc, position) => {
+      OperationBudget.tick();
       for (const key of foreignKeys(doc, path, canonical)) {
         const positions = this.byKey.get(key);
         if (positions) positions.push(position);
