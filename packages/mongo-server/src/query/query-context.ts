@@ -48,6 +48,7 @@ import { regexTest } from './linear-regex.js';
 import { compileSchema } from './json-schema.js';
 import { graphLookupStage } from './graph-lookup-stage.js';
 import { lookupByFields } from './lookup-fields.js';
+import { lookupByPipeline } from './lookup-pipeline.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -295,7 +296,7 @@ function addFields(collection: Iterator, expr: Document, options: Options): Iter
 }
 
 const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
-  $lookup: lookupByFields(pipelineOperators.$lookup as PipelineOperator),
+  $lookup: lookupByPipeline(lookupByFields(pipelineOperators.$lookup as PipelineOperator)),
   $graphLookup: graphLookupStage(pipelineOperators.$graphLookup as PipelineOperator),
   $sample: sampleStage,
   $unwind: unwindStage(pipelineOperators.$unwind as PipelineOperator),
