@@ -106,8 +106,13 @@ function zip(obj: unknown, expr: unknown, options: Options): unknown {
     inputs.push(value);
   }
   const lengths = (inputs as unknown[][]).map((input) => input.length);
-  const shortest = Math.min(...lengths);
-  const longest = Math.max(...lengths);
+  // Loops, not Math.min(...lengths): as arguments, a huge list of inputs would overflow the stack.
+  let shortest = Number.POSITIVE_INFINITY;
+  let longest = Number.NEGATIVE_INFINITY;
+  for (const length of lengths) {
+    shortest = Math.min(shortest, length);
+    longest = Math.max(longest, length);
+  }
   const defaults: unknown[] = inputs.map(() => null);
   if (shortest !== longest && Array.isArray(spec.defaults)) {
     (spec.defaults as unknown[]).forEach((value, i) => {

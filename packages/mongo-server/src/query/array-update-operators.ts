@@ -130,14 +130,15 @@ export function push(value: unknown): PathOperation {
   checkSort(spec.$sort);
   return (doc, path) => {
     const { target, leaf, array } = arrayAt(doc, path, '$push');
-    let result = [...array];
+    let result = array;
     const at =
       position === undefined
         ? result.length
         : position < 0
           ? Math.max(0, result.length + position)
           : Math.min(position, result.length);
-    result.splice(at, 0, ...(spec.$each as unknown[]).map((v) => cloneValue(v)));
+    // A new array rather than splice(at, 0, ...each): as arguments, a huge $each would overflow the stack.
+    result = [...result.slice(0, at), ...(spec.$each as unknown[]).map((v) => cloneValue(v)), ...result.slice(at)];
     if (spec.$sort !== undefined) result = sortElements(result, spec.$sort);
     if (slice !== undefined) {
       result = slice >= 0 ? result.slice(0, slice) : result.slice(Math.max(0, result.length + slice));

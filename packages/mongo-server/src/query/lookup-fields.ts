@@ -55,7 +55,8 @@ export function localValues(doc: Document, path: readonly string[]): unknown[] {
     const [value, depth] = stack.pop() as [unknown, number];
     if (value === undefined) continue;
     if (depth === path.length) {
-      if (Array.isArray(value)) values.push(...(value as unknown[]));
+      // One by one: a spread of a huge array would overflow the stack.
+      if (Array.isArray(value)) for (const element of value as unknown[]) values.push(element);
       else values.push(value);
       continue;
     }
@@ -153,8 +154,8 @@ function needsRewrite(value: unknown): boolean {
     const next = stack.pop();
     const tag = bsonTag(next);
     if (tag === 'BSONRegExp' || tag === 'DBRef') return true;
-    if (Array.isArray(next)) stack.push(...(next as unknown[]));
-    else if (isSubDocument(next)) stack.push(...Object.values(next));
+    if (Array.isArray(next)) for (const element of next as unknown[]) stack.push(element);
+    else if (isSubDocument(next)) for (const key of Object.keys(next)) stack.push(next[key]);
   }
   return false;
 }

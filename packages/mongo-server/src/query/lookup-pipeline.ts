@@ -107,8 +107,10 @@ function drawsRandom(value: unknown): boolean {
   const stack = [value];
   while (stack.length > 0) {
     const next = stack.pop();
-    if (Array.isArray(next)) stack.push(...(next as unknown[]));
-    else if (isSubDocument(next)) {
+    if (Array.isArray(next)) {
+      // One by one: a spread of a huge array would overflow the stack.
+      for (const element of next as unknown[]) stack.push(element);
+    } else if (isSubDocument(next)) {
       for (const key of Object.keys(next)) {
         if (RANDOM.has(key)) return true;
         stack.push(next[key]);
@@ -127,8 +129,11 @@ function readsVariable(value: unknown, names: readonly string[]): boolean {
       if (next.startsWith('$$') && names.some((name) => next === `$$${name}` || next.startsWith(`$$${name}.`))) {
         return true;
       }
-    } else if (Array.isArray(next)) stack.push(...(next as unknown[]));
-    else if (isSubDocument(next)) stack.push(...Object.values(next));
+    } else if (Array.isArray(next)) {
+      for (const element of next as unknown[]) stack.push(element);
+    } else if (isSubDocument(next)) {
+      for (const key of Object.keys(next)) stack.push(next[key]);
+    }
   }
   return false;
 }

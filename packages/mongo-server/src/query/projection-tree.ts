@@ -50,8 +50,10 @@ export function projectionPaths(spec: Document, prefix = ''): [path: string, val
   for (const [key, value] of Object.entries(spec)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     const keys = isPlainSpec(value) ? Object.keys(value) : [];
-    if (keys.length > 0 && !keys[0]!.startsWith('$')) entries.push(...projectionPaths(value as Document, path));
-    else entries.push([path, value]);
+    if (keys.length > 0 && !keys[0]!.startsWith('$')) {
+      // One by one: as arguments, a sub-projection of many fields would overflow the stack.
+      for (const entry of projectionPaths(value as Document, path)) entries.push(entry);
+    } else entries.push([path, value]);
   }
   return entries;
 }
