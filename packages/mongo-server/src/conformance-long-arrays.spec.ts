@@ -3,7 +3,8 @@
  * which a document or command of a few MB holds and mongod takes, are
  * answered as mongod answers them. Each case failed with "Maximum call stack
  * size exceeded" while JavaScript passed the elements as a function's
- * arguments (`push(...array)`, `splice(at, 0, ...each)`, `Math.min(...)`).
+ * arguments (`push(...array)`, `splice(at, 0, ...each)`, `Math.min(...)`,
+ * `concat(...operands)`).
  * Written to hold against a real MongoDB 7 (MONGO_URL) too.
  */
 import type { Document } from 'mongodb';
@@ -35,6 +36,15 @@ describe('conformance: long arrays and wide documents', () => {
       .aggregate([{ $project: { _id: 0, rows: { $map: { input: { $zip: { inputs } }, in: { $size: '$$this' } } } } }])
       .toArray();
     expect(doc).toEqual({ rows: [LONG, LONG] });
+  });
+
+  it('should $concatArrays a long list of operands', async () => {
+    const items = await fx.fresh('long_concat');
+    await items.insertOne({ _id: 1 } as Document);
+    const operands = Array.from({ length: LONG }, (_, i) => [i]);
+    const ends = { $let: { vars: { all: { $concatArrays: operands } }, in: [{ $size: '$$all' }, { $last: '$$all' }] } };
+    const [doc] = await items.aggregate([{ $project: { _id: 0, ends } }]).toArray();
+    expect(doc).toEqual({ ends: [LONG, LONG - 1] });
   });
 
   it('should apply a find projection whose sub-projection names many fields', async () => {

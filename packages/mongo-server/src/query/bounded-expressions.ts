@@ -137,7 +137,10 @@ function boundedConcatArrays(obj: unknown, expr: unknown, options: Options): unk
         `$concatArrays used too much memory and cannot spill to disk. Memory limit: ${ARRAY_MEMORY_LIMIT} bytes`,
       );
     }
-    return ([] as unknown[]).concat(...(args as unknown[][]));
+    // A loop, not concat(...args): as arguments, a huge list of operands would overflow the stack.
+    const out: unknown[] = [];
+    for (const arg of args as unknown[][]) for (const element of arg) out.push(element);
+    return out;
   }
   return mingo.$concatArrays!(obj, expr, options);
 }
