@@ -176,6 +176,21 @@ describe('resource limits', () => {
             .toArray(),
         'Location31264',
       ],
+      [
+        '$function in a $setWindowFields window',
+        () =>
+          fixture.db
+            .collection('one')
+            .aggregate([
+              {
+                $setWindowFields: {
+                  output: { f: { $sum: { $function: { body: 'function() { return 1 }', args: [], lang: 'js' } } } },
+                },
+              },
+            ])
+            .toArray(),
+        'Location31264',
+      ],
     ])('should refuse %s', async (_, command, codeName) => {
       const error = await command().catch((e: unknown) => e);
       expect((error as MongoServerError).codeName).toBe(codeName);

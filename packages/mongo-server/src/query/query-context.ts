@@ -49,6 +49,8 @@ import { compileSchema } from './json-schema.js';
 import { graphLookupStage } from './graph-lookup-stage.js';
 import { lookupByFields } from './lookup-fields.js';
 import { lookupByPipeline } from './lookup-pipeline.js';
+import { ARRAY_ACCUMULATOR_OPERATORS } from './array-accumulators.js';
+import { windowFieldsStage } from './window-fields-stage.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -298,6 +300,7 @@ function addFields(collection: Iterator, expr: Document, options: Options): Iter
 const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
   $lookup: lookupByPipeline(lookupByFields(pipelineOperators.$lookup as PipelineOperator)),
   $graphLookup: graphLookupStage(pipelineOperators.$graphLookup as PipelineOperator),
+  $setWindowFields: windowFieldsStage(pipelineOperators.$setWindowFields as PipelineOperator),
   $sample: sampleStage,
   $unwind: unwindStage(pipelineOperators.$unwind as PipelineOperator),
   // mingo's emits `{ count: 0 }` for no documents; mongod's $count is a $group, which emits none.
@@ -361,6 +364,7 @@ export const MONGO_CONTEXT: Context = Context.init({
       ...accumulatorOperators,
       ...BSON_ACCUMULATOR_OPERATORS,
       ...NUMERIC_ACCUMULATOR_OPERATORS,
+      ...ARRAY_ACCUMULATOR_OPERATORS,
       ...SERVER_SCRIPT_OPERATORS.accumulator,
     } as unknown as Record<string, AccumulatorOperator>),
   ),

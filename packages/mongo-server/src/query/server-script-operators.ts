@@ -15,12 +15,25 @@ function refuseScript(): never {
 }
 
 /**
+ * `$function` for mingo's own stages only: its `$setWindowFields` computes
+ * each output field through a `$function` whose body is one of its own
+ * JavaScript functions. A client's body arrives as BSON code (a `Code`
+ * object, never a function: bson evaluates no code), so it is refused.
+ */
+function internalFunction(obj: unknown, expr: unknown): unknown {
+  const spec = expr as { body?: unknown; args?: unknown } | null;
+  if (typeof spec?.body !== 'function' || !Array.isArray(spec.args)) refuseScript();
+  // mingo's stages pass `$$CURRENT` as the one argument: the document itself.
+  return (spec.body as (...args: unknown[]) => unknown)(...spec.args.map((arg) => (arg === '$$CURRENT' ? obj : arg)));
+}
+
+/**
  * `$function` and `$accumulator` refused as a mongod started with
  * `--noscripting` refuses them: a client's script must never run inside the
  * hosting process (and BSON code would not be a function here anyway).
  */
 export const SERVER_SCRIPT_OPERATORS = {
-  expression: { $function: refuseScript },
+  expression: { $function: internalFunction },
   accumulator: { $accumulator: refuseScript },
 };
 
