@@ -16,6 +16,7 @@ import { typeAlias } from './element-operators.js';
 import { checkVariables, type Scope } from './expression-variables.js';
 import { checkFieldPathExpression } from './field-path.js';
 import { checkSetFieldArguments } from './object-expressions.js';
+import { PERCENTILE_ARGUMENT_CHECKS } from './percentile-operators.js';
 import { STRING_ARGUMENT_CHECKS } from './string-expressions.js';
 import { TRUTH_OPERATOR } from './truthiness.js';
 
@@ -86,7 +87,7 @@ export function checkExpression(expr: unknown, context: Context): void {
  * instead, as above); what mongod answers varies by operator, this names both.
  */
 const DOCUMENT_ARGUMENTS = new Set([
-  ...['$percentile', '$median', '$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
+  ...['$setField', '$unsetField', '$top', '$bottom', '$topN', '$bottomN'],
   ...['$firstN', '$lastN', '$maxN', '$minN', '$let', '$switch', '$regexFind'],
   ...['$regexFindAll', '$regexMatch', '$shift', '$derivative', '$integral', '$expMovingAvg'],
 ]);
@@ -160,6 +161,7 @@ function checkArity(operator: string, argument: unknown): void {
 const ARGUMENT_CHECKS = new Map<string, (argument: unknown) => void>([
   ...ARRAY_ARGUMENT_CHECKS,
   ...DATE_ARGUMENT_CHECKS,
+  ...PERCENTILE_ARGUMENT_CHECKS,
   ...STRING_ARGUMENT_CHECKS,
 ]);
 

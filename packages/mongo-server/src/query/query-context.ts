@@ -55,6 +55,7 @@ import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
 import { operandListOperators } from './operand-lists.js';
+import { PERCENTILE_ACCUMULATOR_OPERATORS, PERCENTILE_EXPRESSION_OPERATORS } from './percentile-operators.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
@@ -364,6 +365,7 @@ export const MONGO_CONTEXT: Context = Context.init({
       ...accumulatorOperators,
       ...BSON_ACCUMULATOR_OPERATORS,
       ...NUMERIC_ACCUMULATOR_OPERATORS,
+      ...PERCENTILE_ACCUMULATOR_OPERATORS,
       ...ARRAY_ACCUMULATOR_OPERATORS,
       ...SERVER_SCRIPT_OPERATORS.accumulator,
     } as unknown as Record<string, AccumulatorOperator>),
@@ -382,6 +384,7 @@ export const MONGO_CONTEXT: Context = Context.init({
                 ...ARITHMETIC_OPERATORS,
                 ...REGEX_EXPRESSION_OPERATORS,
                 ...BOUNDED_EXPRESSION_OPERATORS,
+                ...PERCENTILE_EXPRESSION_OPERATORS,
                 ...SERVER_SCRIPT_OPERATORS.expression,
               } as unknown as Record<string, ExpressionOperator>),
             ),
