@@ -24,7 +24,7 @@ async function accumulated(docs: Document[], accumulator: Document, options: Doc
     ((await collection.aggregate([stage, { $limit: 1 }], options).toArray())[0] as Document).out as unknown;
   return {
     group: await run({ $group: { _id: null, out: accumulator } }),
-    bucket: await run({ $bucket: { groupBy: 1, boundaries: [0, 2], output: { out: accumulator } } }),
+    bucket: await run({ $bucket: { groupBy: { $literal: 1 }, boundaries: [0, 2], output: { out: accumulator } } }),
     window: await run({ $setWindowFields: { sortBy: { _id: 1 }, output: { out: accumulator } } }),
   };
 }

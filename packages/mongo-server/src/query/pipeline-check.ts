@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { evalExpr } from 'mingo/core';
 
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
@@ -16,7 +17,8 @@ import { checkFieldPath } from './field-path.js';
 import { checkProjectionShape, checkUnsetSpec } from './projection-shape.js';
 import { refuseProtoPipeline } from './proto-paths.js';
 import { parseSortSpec, type SortSpec } from './sort-documents.js';
-import { compileFilter, MONGO_CONTEXT } from './query-context.js';
+import { compileFilter, MONGO_CONTEXT, preparedMingoOptions } from './query-context.js';
+import { parseBucket } from './bucket-stage.js';
 import { checkCount, checkFacet, checkGraphLookup, checkLookup, checkUnwind } from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
@@ -252,8 +254,13 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       checkExpression(spec, MONGO_CONTEXT);
       checkVariables(spec, scope);
       break;
-    case '$group':
     case '$bucket':
+      checkGroup(spec, name, scope);
+      // Its boundaries and default, as mongod checks them while parsing.
+      if (typeAlias(spec) === 'object')
+        parseBucket(spec as Document, (constant) => evalExpr({}, constant, preparedMingoOptions()));
+      break;
+    case '$group':
     case '$bucketAuto':
       checkGroup(spec, name, scope);
       break;

@@ -51,6 +51,7 @@ import { lookupByFields } from './lookup-fields.js';
 import { lookupByPipeline } from './lookup-pipeline.js';
 import { ARRAY_ACCUMULATOR_OPERATORS } from './array-accumulators.js';
 import { windowFieldsStage } from './window-fields-stage.js';
+import { bucketStage } from './bucket-stage.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -348,6 +349,11 @@ const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
     );
   },
 };
+// mongod's own rewrite of $bucket into a $group and a $sort, through the server's two stages.
+BSON_PIPELINE_OPERATORS.$bucket = bucketStage(
+  BSON_PIPELINE_OPERATORS.$group as PipelineOperator,
+  BSON_PIPELINE_OPERATORS.$sort as PipelineOperator,
+);
 
 const BSON_PROJECTION_OPERATORS = {
   $elemMatch: (obj: unknown, expr: unknown, field: string, options: Options): unknown =>
