@@ -8,7 +8,11 @@
  * checks with mongod's codes, before any document is read. And
  * jstests/aggregation/sources/bucket/collation_bucket.js: buckets, their
  * order and the checks of `boundaries` and `default` follow the collation.
- * Written to hold against a real MongoDB 7 (MONGO_URL) too.
+ * `$bucketAuto` as mongod fills its buckets (document_source_bucket_auto.cpp):
+ * sorted by value in BSON order (missing as null), about round(n / buckets)
+ * documents each, equal values kept in one bucket, each `max` the next
+ * bucket's `min`, and its spec's codes. Written to hold against a real
+ * MongoDB 7 (MONGO_URL) too.
  */
 import { Decimal128, type Document, Long } from 'mongodb';
 
@@ -173,5 +177,55 @@ describe('conformance: $bucket under a collation (collation_bucket.js)', () => {
       { _id: '1', count: 3 },
       { _id: '2', count: 6 },
     ]);
+  });
+});
+
+describe('conformance: $bucketAuto', () => {
+  /** `$bucketAuto` of `spec` over documents holding `values` in `v` (undefined: no `v`). */
+  async function bucketAuto(values: unknown[], spec: Document): Promise<Document[]> {
+    const items = await fx.fresh('bucket_auto');
+    await items.insertMany(values.map((v, i) => (v === undefined ? { _id: i } : { _id: i, v })) as Document[]);
+    return items.aggregate([{ $bucketAuto: { groupBy: '$v', ...spec } }]).toArray();
+  }
+
+  it('should fill buckets in BSON order, numbers by value, a missing value as null', async () => {
+    const values = [0, 1, 1.5, 2, Long.fromNumber(1), 5, undefined];
+    const results = await bucketAuto(values, { buckets: 3 });
+    expect(results.map((doc) => ({ ...doc, _id: { min: Number(doc._id.min), max: Number(doc._id.max) } }))).toEqual([
+      { _id: { min: 0, max: 1 }, count: 2 },
+      { _id: { min: 1, max: 1.5 }, count: 2 },
+      { _id: { min: 1.5, max: 5 }, count: 3 },
+    ]);
+    expect(results[0]!._id.min).toBeNull();
+    expect(results.map((doc) => Object.keys(doc))).toEqual(results.map(() => ['_id', 'count']));
+  });
+
+  it('should keep equal values in one bucket and accumulate the output fields', async () => {
+    expect(await bucketAuto([1, 1, 2, 1, 1], { buckets: 2, output: { ids: { $push: '$_id' } } })).toEqual([
+      { _id: { min: 1, max: 2 }, ids: [0, 1, 3, 4] },
+      { _id: { min: 2, max: 2 }, ids: [2] },
+    ]);
+  });
+
+  it('should make a bucket per document when there are fewer documents than buckets', async () => {
+    expect(await bucketAuto(['b', 'a'], { buckets: 5 })).toEqual([
+      { _id: { min: 'a', max: 'b' }, count: 1 },
+      { _id: { min: 'b', max: 'b' }, count: 1 },
+    ]);
+  });
+
+  it.each<[string, unknown, number]>([
+    ['a spec that is not an object', 1, 40240],
+    ['a groupBy that is neither a path nor an expression', { groupBy: 'v', buckets: 2 }, 40239],
+    ['buckets that are not a number', { groupBy: '$v', buckets: '2' }, 40241],
+    ['buckets that are not an integer', { groupBy: '$v', buckets: 1.5 }, 40242],
+    ['no bucket', { groupBy: '$v', buckets: 0 }, 40243],
+    ['an output that is not an object', { groupBy: '$v', buckets: 2, output: 1 }, 40244],
+    ['an unknown option', { groupBy: '$v', buckets: 2, boundaries: [0, 1] }, 40245],
+    ['no buckets', { groupBy: '$v' }, 40246],
+    ['a granularity that is not a string', { groupBy: '$v', buckets: 2, granularity: 5 }, 40261],
+  ])('should refuse %s before reading a document', async (_, spec, code) => {
+    const items = await fx.fresh('bucket_auto_empty');
+    expect((await rejection(items.aggregate([{ $bucketAuto: spec } as Document]).toArray())).code).toBe(code);
   });
 });

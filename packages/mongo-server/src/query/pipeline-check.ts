@@ -19,6 +19,7 @@ import { refuseProtoPipeline } from './proto-paths.js';
 import { parseSortSpec, type SortSpec } from './sort-documents.js';
 import { compileFilter, MONGO_CONTEXT, preparedMingoOptions } from './query-context.js';
 import { parseBucket } from './bucket-stage.js';
+import { parseBucketAuto } from './bucket-auto-stage.js';
 import { checkCount, checkFacet, checkGraphLookup, checkLookup, checkUnwind } from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
@@ -260,8 +261,11 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       if (typeAlias(spec) === 'object')
         parseBucket(spec as Document, (constant) => evalExpr({}, constant, preparedMingoOptions()));
       break;
-    case '$group':
     case '$bucketAuto':
+      checkGroup(spec, name, scope);
+      if (typeAlias(spec) === 'object') parseBucketAuto(spec as Document);
+      break;
+    case '$group':
       checkGroup(spec, name, scope);
       break;
     case '$facet':

@@ -52,6 +52,7 @@ import { lookupByPipeline } from './lookup-pipeline.js';
 import { ARRAY_ACCUMULATOR_OPERATORS } from './array-accumulators.js';
 import { windowFieldsStage } from './window-fields-stage.js';
 import { bucketStage } from './bucket-stage.js';
+import { bucketAutoStage } from './bucket-auto-stage.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -353,6 +354,10 @@ const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
 BSON_PIPELINE_OPERATORS.$bucket = bucketStage(
   BSON_PIPELINE_OPERATORS.$group as PipelineOperator,
   BSON_PIPELINE_OPERATORS.$sort as PipelineOperator,
+);
+BSON_PIPELINE_OPERATORS.$bucketAuto = bucketAutoStage(
+  pipelineOperators.$bucketAuto as PipelineOperator,
+  BSON_PIPELINE_OPERATORS.$group as PipelineOperator,
 );
 
 const BSON_PROJECTION_OPERATORS = {
