@@ -69,6 +69,17 @@ describe('conformance: $push and $addToSet accumulators', () => {
     }
   });
 
+  it('should give null for $first and $last of a missing value', async () => {
+    const docs = [{ _id: 0 }, { _id: 1, v: 2 }, { _id: 2 }];
+    expect(await accumulated(docs, { $first: '$v' })).toEqual(everywhere(null));
+    expect(await accumulated(docs, { $last: '$v' })).toEqual(everywhere(null));
+  });
+
+  it('should merge the values of $mergeObjects, a missing one adding nothing', async () => {
+    const docs = [{ _id: 0, d: { a: 1, b: 1 } }, { _id: 1 }, { _id: 2, d: { b: 2 } }];
+    expect(await accumulated(docs, { $mergeObjects: '$d' })).toEqual(everywhere({ a: 1, b: 2 }));
+  });
+
   describe('the n family', () => {
     const mixed = [
       { _id: 0, v: 5 },

@@ -124,4 +124,28 @@ describe('conformance: $lookup with let and pipeline equals a find per local doc
     // One draw for all would give one _id; 30 draws of 50 give one _id with a chance of 50^-29.
     expect(picked.size).toBeGreaterThan(1);
   });
+
+  it('should set a dotted as as a path, correlated or not', async () => {
+    const local = await fx.fresh(LOCAL);
+    await local.insertMany([{ _id: 0, x: 1, out: 5 }] as Document[]);
+    const foreign = await fx.fresh(FOREIGN);
+    await foreign.insertMany([{ _id: 7, k: 1 }] as Document[]);
+    const [correlated] = await local
+      .aggregate([
+        {
+          $lookup: {
+            from: FOREIGN,
+            let: { v: '$x' },
+            pipeline: [{ $match: { $expr: { $eq: ['$k', '$$v'] } } }],
+            as: 'out.joined',
+          },
+        },
+      ])
+      .toArray();
+    expect(correlated).toEqual({ _id: 0, x: 1, out: { joined: [{ _id: 7, k: 1 }] } });
+    const [uncorrelated] = await local
+      .aggregate([{ $lookup: { from: FOREIGN, pipeline: [{ $project: { _id: 1 } }], as: 'a.b' } }])
+      .toArray();
+    expect(uncorrelated).toEqual({ _id: 0, x: 1, out: 5, a: { b: [{ _id: 7 }] } });
+  });
 });

@@ -15,7 +15,9 @@
  *   mongod's cache of a non-correlated sub-pipeline does; unless it draws
  *   random values (`$sample`, `$rand`), which differ per document.
  *
- * Either way the stage's output is mingo's for the same input.
+ * Either way the stage's output is mingo's for the same input, except that
+ * a dotted `as` sets a path (`x.y` is `{ x: { y: [...] } }`), as mongod's
+ * does, where mingo's wrote one field named `x.y`.
  */
 import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
@@ -26,7 +28,7 @@ import { isSubDocument } from '../bson/bson-compare.js';
 import { stringClasses } from '../bson/collation.js';
 import { activeStringOrder } from '../bson/string-order.js';
 import { pathsAsOperators } from './aggregation-paths.js';
-import { foreignDocuments, joinKey, type Canonical } from './lookup-fields.js';
+import { foreignDocuments, joinKey, withPath, type Canonical } from './lookup-fields.js';
 import { OperationBudget } from './operation-budget.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
@@ -98,6 +100,9 @@ function leadingCorrelation(spec: PipelineSpec): Correlation | undefined {
   if (spec.let === undefined || !isSubDocument(first) || !isSubDocument(first.$match)) return undefined;
   return correlationIn(first.$match.$expr, spec.let);
 }
+
+/** Where the joined documents wait for a dotted `as` (a name no stored field has: BSON field names hold no NUL). */
+const JOINED = '\u0000joined';
 
 /** Stages and operators whose results differ from one run to the next. */
 const RANDOM = new Set(['$sample', '$rand']);
@@ -177,9 +182,16 @@ class FieldTable {
 
 /** `$lookup`'s `let`/`pipeline` form as described above; `next` (the other forms' stage) for anything else. */
 export function lookupByPipeline(next: PipelineOperator): PipelineOperator {
-  return (collection, expr, options) => {
+  const stage: PipelineOperator = (collection, expr, options) => {
     const spec = pipelineSpec(expr);
     if (spec === undefined) return next(collection, expr, options);
+    if (spec.as.includes('.')) {
+      // mingo writes `as` as one field name; mongod sets the dotted path (`x.y` is `{ x: { y } }`).
+      return stage(collection, { ...spec, as: JOINED }, options).map((doc: Document) => {
+        const { [JOINED]: joined, ...rest } = doc;
+        return withPath(rest, spec.as, joined);
+      });
+    }
     const correlation = leadingCorrelation(spec);
     if (correlation !== undefined) {
       const valueExpr = pathsAsOperators(correlation.value);
@@ -206,4 +218,5 @@ export function lookupByPipeline(next: PipelineOperator): PipelineOperator {
       return next(Lazy([doc]), { from: joined, as: spec.as, pipeline: [] }, options).collect()[0];
     });
   };
+  return stage;
 }

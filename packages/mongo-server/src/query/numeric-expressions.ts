@@ -70,23 +70,7 @@ function numberReading(name: string): ExpressionOperator {
   const literal = INDEX_OPERATORS.has(name)
     ? (value: unknown) => ({ $literal: plain(asIndex(value)) })
     : (value: unknown) => ({ $literal: plain(value) });
-  const accumulatorToo = ACCUMULATOR_FORMS.has(name);
-  return (obj, expr, options) => {
-    // In a $group (or $bucket, $setWindowFields) mingo tries the expression first, with the group's documents.
-    if (accumulatorToo && Array.isArray(obj)) return accumulatorOf(name, options)(obj, expr, options);
-    return operator(obj, literals(evalExpr(obj, expr, options), literal), options);
-  };
-}
-
-/** Operators that are accumulators as well as expressions. */
-const ACCUMULATOR_FORMS = new Set(['$firstN', '$lastN', '$maxN', '$minN']);
-
-type Accumulator = (collection: unknown[], expr: unknown, options: Options) => unknown;
-
-/** The accumulator `name` of the context `options` runs with. */
-function accumulatorOf(name: string, options: Options): Accumulator {
-  const context = (options as { context?: { getOperator(type: string, name: string): unknown } }).context;
-  return context?.getOperator('accumulator', name) as Accumulator;
+  return (obj, expr, options) => operator(obj, literals(evalExpr(obj, expr, options), literal), options);
 }
 
 /** Number-reading expression operators that take a `Double` marker as the number it is. */

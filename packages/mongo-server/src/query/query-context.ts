@@ -355,6 +355,13 @@ BSON_PIPELINE_OPERATORS.$bucket = bucketStage(
   BSON_PIPELINE_OPERATORS.$group as PipelineOperator,
   BSON_PIPELINE_OPERATORS.$sort as PipelineOperator,
 );
+// mongod's own rewrite of $sortByCount: mingo's grouped 1, NumberLong(1) and NumberDecimal('1.0') apart.
+BSON_PIPELINE_OPERATORS.$sortByCount = (collection: Iterator, expr: unknown, options: Options): Iterator =>
+  (BSON_PIPELINE_OPERATORS.$sort as PipelineOperator)(
+    (BSON_PIPELINE_OPERATORS.$group as PipelineOperator)(collection, { _id: expr, count: { $sum: 1 } }, options),
+    { count: -1 },
+    options,
+  );
 BSON_PIPELINE_OPERATORS.$bucketAuto = bucketAutoStage(
   pipelineOperators.$bucketAuto as PipelineOperator,
   BSON_PIPELINE_OPERATORS.$group as PipelineOperator,
@@ -370,34 +377,59 @@ const BSON_PROJECTION_OPERATORS = {
  * no-script overrides taking precedence, each made to tick the command's
  * clock (maxTimeMS) and count what it builds (see {@link OperationBudget}).
  */
+const ACCUMULATOR_OPERATORS = budgetedAccumulatorOperators(
+  aggregationPathAccumulators({
+    ...accumulatorOperators,
+    ...BSON_ACCUMULATOR_OPERATORS,
+    ...NUMERIC_ACCUMULATOR_OPERATORS,
+    ...PERCENTILE_ACCUMULATOR_OPERATORS,
+    ...ARRAY_ACCUMULATOR_OPERATORS,
+    // Both forms in one (object-expressions.ts); mingo's accumulator merged the whole documents.
+    $mergeObjects: mergeObjects,
+    ...SERVER_SCRIPT_OPERATORS.accumulator,
+  } as unknown as Record<string, AccumulatorOperator>),
+);
+
+/**
+ * The expression operators that are accumulators too (`$first`, `$last`,
+ * `$firstN`, …): mingo tries a `$group`'s operator as an expression first,
+ * with the group's documents (an array) as the object; such a call goes to
+ * the accumulator. (No expression is otherwise evaluated on an array: the
+ * object is always a document.) The expression `$first: '$v'` had answered
+ * the first of the group's present values, skipping a missing one.
+ */
+function accumulatorOnGroups(expressions: Record<string, ExpressionOperator>): Record<string, ExpressionOperator> {
+  const out: Record<string, ExpressionOperator> = { ...expressions };
+  for (const [name, expression] of Object.entries(expressions)) {
+    const accumulator = ACCUMULATOR_OPERATORS[name];
+    if (accumulator === undefined) continue;
+    out[name] = (obj, expr, options) =>
+      Array.isArray(obj) ? accumulator(obj, expr, options) : expression(obj, expr, options);
+  }
+  return out;
+}
+
 export const MONGO_CONTEXT: Context = Context.init({
-  accumulator: budgetedAccumulatorOperators(
-    aggregationPathAccumulators({
-      ...accumulatorOperators,
-      ...BSON_ACCUMULATOR_OPERATORS,
-      ...NUMERIC_ACCUMULATOR_OPERATORS,
-      ...PERCENTILE_ACCUMULATOR_OPERATORS,
-      ...ARRAY_ACCUMULATOR_OPERATORS,
-      ...SERVER_SCRIPT_OPERATORS.accumulator,
-    } as unknown as Record<string, AccumulatorOperator>),
-  ),
-  expression: budgetedExpressionOperators(
-    aggregationPathOperators(
-      truthOperators(
-        operandListOperators(
-          arrayExpressionOperators(
-            stringExpressionOperators(
-              mongodExpressionOperators({
-                ...expressionOperators,
-                ...BSON_EXPRESSION_OPERATORS,
-                ...NUMERIC_EXPRESSION_OPERATORS,
-                ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
-                ...ARITHMETIC_OPERATORS,
-                ...REGEX_EXPRESSION_OPERATORS,
-                ...BOUNDED_EXPRESSION_OPERATORS,
-                ...PERCENTILE_EXPRESSION_OPERATORS,
-                ...SERVER_SCRIPT_OPERATORS.expression,
-              } as unknown as Record<string, ExpressionOperator>),
+  accumulator: ACCUMULATOR_OPERATORS,
+  expression: accumulatorOnGroups(
+    budgetedExpressionOperators(
+      aggregationPathOperators(
+        truthOperators(
+          operandListOperators(
+            arrayExpressionOperators(
+              stringExpressionOperators(
+                mongodExpressionOperators({
+                  ...expressionOperators,
+                  ...BSON_EXPRESSION_OPERATORS,
+                  ...NUMERIC_EXPRESSION_OPERATORS,
+                  ...SINGLE_NUMERIC_EXPRESSION_OPERATORS,
+                  ...ARITHMETIC_OPERATORS,
+                  ...REGEX_EXPRESSION_OPERATORS,
+                  ...BOUNDED_EXPRESSION_OPERATORS,
+                  ...PERCENTILE_EXPRESSION_OPERATORS,
+                  ...SERVER_SCRIPT_OPERATORS.expression,
+                } as unknown as Record<string, ExpressionOperator>),
+              ),
             ),
           ),
         ),
