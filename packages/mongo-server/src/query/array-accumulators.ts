@@ -16,13 +16,12 @@
  * the expression form of `$firstN`, `$lastN`, `$minN` and `$maxN` on the
  * group's documents (numeric-expressions.ts now hands them to these).
  */
+import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
 import { $bottomN, $maxN, $minN, $topN } from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 
-import type { Document } from 'bson';
 import { compareBson } from '../bson/bson-compare.js';
-
 import { stringClasses } from '../bson/collation.js';
 import { activeStringOrder } from '../bson/string-order.js';
 import { joinKey } from './lookup-fields.js';
@@ -32,17 +31,17 @@ type AccumulatorOperator = (collection: unknown[], expr: unknown, options: Optio
 
 /** mingo's options class (not exported): what operators are given, with `init` and `update`. */
 interface ComputeOptionsClass {
-  init(options: Options): { update(locals: { root: unknown }): Options };
+  init(options: Options): Options & { update(locals: { root: unknown }): Options };
 }
 
 /** The value of `expr` for each document of `collection` that has one (missing values left out). */
 function presentValues(collection: unknown[], expr: unknown, options: Options): unknown[] {
   const OptionsClass = (options as { constructor?: unknown }).constructor as ComputeOptionsClass | undefined;
+  // One copy whose root moves from document to document, as mingo's own accumulators do it.
+  const scoped = typeof OptionsClass?.init === 'function' ? OptionsClass.init(options) : undefined;
   const values: unknown[] = [];
   for (const root of collection) {
-    // Each document is the root of its own evaluation, as mingo's own accumulators do it.
-    const scoped = typeof OptionsClass?.init === 'function' ? OptionsClass.init(options).update({ root }) : options;
-    const value: unknown = evalExpr(root, expr, scoped);
+    const value: unknown = evalExpr(root, expr, scoped ? scoped.update({ root }) : options);
     if (value !== undefined) values.push(value);
   }
   return values;

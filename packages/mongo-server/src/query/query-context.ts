@@ -372,11 +372,7 @@ const BSON_PROJECTION_OPERATORS = {
     (projectionOperators.$elemMatch as ProjectionOperator)(obj, conditionForMingo(expr), field, options),
 };
 
-/**
- * mingo operators with the BSON-order, linear-regex, bounded and
- * no-script overrides taking precedence, each made to tick the command's
- * clock (maxTimeMS) and count what it builds (see {@link OperationBudget}).
- */
+/** The accumulators of {@link MONGO_CONTEXT}. */
 const ACCUMULATOR_OPERATORS = budgetedAccumulatorOperators(
   aggregationPathAccumulators({
     ...accumulatorOperators,
@@ -409,6 +405,11 @@ function accumulatorOnGroups(expressions: Record<string, ExpressionOperator>): R
   return out;
 }
 
+/**
+ * mingo operators with the BSON-order, linear-regex, bounded and
+ * no-script overrides taking precedence, each made to tick the command's
+ * clock (maxTimeMS) and count what it builds (see {@link OperationBudget}).
+ */
 export const MONGO_CONTEXT: Context = Context.init({
   accumulator: ACCUMULATOR_OPERATORS,
   expression: accumulatorOnGroups(
