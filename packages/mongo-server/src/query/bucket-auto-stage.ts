@@ -20,6 +20,8 @@ import { compareBson, isBsonNumber } from '../bson/bson-compare.js';
 import { formatValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
+import { isGroupBy } from './bucket-stage.js';
+import { toDouble } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
@@ -32,11 +34,6 @@ interface BucketAutoSpec {
   readonly granularity?: string;
 }
 
-/** The number a BSON number holds (an Int64 or Decimal128 as a double). */
-function numberOf(value: unknown): number {
-  return typeof value === 'number' ? value : Number(String(value));
-}
-
 /** mongod's codes for each way a spec is wrong, in the order mongod checks them. */
 export function parseBucketAuto(expr: Document): BucketAutoSpec {
   let groupBy: unknown;
@@ -45,10 +42,8 @@ export function parseBucketAuto(expr: Document): BucketAutoSpec {
   let granularity: string | undefined;
   for (const [name, argument] of Object.entries(expr)) {
     if (name === 'groupBy') {
-      const isExpression =
-        typeAlias(argument) === 'object' && (Object.keys(argument as Document)[0] ?? '').startsWith('$');
-      const isPath = typeof argument === 'string' && argument.length >= 2 && argument.startsWith('$');
-      if (!isExpression && !isPath) {
+      // A path needs a name after its `$` here ($bucket takes a lone `$`).
+      if (!isGroupBy(argument) || argument === '$') {
         throw new CommandError(
           'Location40239',
           `The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: ${formatValue(argument)}`,
@@ -62,7 +57,7 @@ export function parseBucketAuto(expr: Document): BucketAutoSpec {
           `The $bucketAuto 'buckets' field must be a numeric value, but found type: ${typeAlias(argument)}`,
         );
       }
-      const n = numberOf(argument);
+      const n = toDouble(argument);
       if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 31) {
         throw new CommandError(
           'Location40242',

@@ -49,6 +49,12 @@ function isConstant(expr: unknown): boolean {
   return true;
 }
 
+/** Whether a `groupBy` is what `$bucket` and `$bucketAuto` take: a `$`-path or an expression object. */
+export function isGroupBy(argument: unknown): boolean {
+  if (typeof argument === 'string') return argument.startsWith('$');
+  return typeAlias(argument) === 'object' && (Object.keys(argument as Document)[0] ?? '').startsWith('$');
+}
+
 /** mongod's codes for each way a spec is wrong, in the order mongod checks them. */
 export function parseBucket(expr: Document, evaluate: Evaluate): BucketSpec {
   let groupBy: unknown;
@@ -57,10 +63,7 @@ export function parseBucket(expr: Document, evaluate: Evaluate): BucketSpec {
   let output: Document | undefined;
   for (const [name, argument] of Object.entries(expr)) {
     if (name === 'groupBy') {
-      const isExpression =
-        typeAlias(argument) === 'object' && (Object.keys(argument as Document)[0] ?? '').startsWith('$');
-      const isPath = typeof argument === 'string' && argument.startsWith('$');
-      if (!isExpression && !isPath) {
+      if (!isGroupBy(argument)) {
         throw new CommandError(
           'Location40202',
           `The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: ${formatValue(argument)}.`,

@@ -7,8 +7,8 @@
  *
  * - a pipeline that starts with a `$match` whose `$expr` requires
  *   `{ $eq: ['$<field>', '$$<let variable>'] }` (alone or in an `$and`) runs
- *   over only the foreign documents whose field is equal to the variable's
- *   value, found in a hash table of that field built once per stage, where
+ *   over only the foreign documents whose field may equal the variable's
+ *   value, found in `$lookup`'s hash table of that field built once per stage, where
  *   mongod would read an index; the `$match` itself still decides;
  * - a pipeline that reads no `let` variable gives every local document the
  *   same documents, so it runs once per stage, as
@@ -28,8 +28,7 @@ import { isSubDocument } from '../bson/bson-compare.js';
 import { stringClasses } from '../bson/collation.js';
 import { activeStringOrder } from '../bson/string-order.js';
 import { pathsAsOperators } from './aggregation-paths.js';
-import { foreignDocuments, joinKey, withPath, type Canonical } from './lookup-fields.js';
-import { OperationBudget } from './operation-budget.js';
+import { ForeignTable, foreignDocuments, withPath } from './lookup-fields.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
@@ -152,34 +151,6 @@ function uncorrelated(spec: PipelineSpec): boolean {
   return !readsVariable(spec.pipeline, Object.keys(spec.let ?? {})) && !drawsRandom(spec.pipeline);
 }
 
-/** The foreign documents by the key of one field's value, each list in natural order. */
-class FieldTable {
-  private readonly byKey = new Map<string, Document[]>();
-
-  constructor(
-    docs: readonly Document[],
-    field: string,
-    private readonly canonical: Canonical | undefined,
-  ) {
-    for (const doc of docs) {
-      OperationBudget.tick();
-      const value = Object.hasOwn(doc, field) ? (doc[field] as unknown) : undefined;
-      const key = joinKey(value, canonical);
-      const list = this.byKey.get(key);
-      if (list) list.push(doc);
-      else this.byKey.set(key, [doc]);
-    }
-  }
-
-  /**
-   * The documents whose field may equal `value`: those it does equal, and
-   * with them missing fields for a null (the `$match` tells the two apart).
-   */
-  matching(value: unknown): Document[] {
-    return this.byKey.get(joinKey(value, this.canonical)) ?? [];
-  }
-}
-
 /** `$lookup`'s `let`/`pipeline` form as described above; `next` (the other forms' stage) for anything else. */
 export function lookupByPipeline(next: PipelineOperator): PipelineOperator {
   const stage: PipelineOperator = (collection, expr, options) => {
@@ -195,18 +166,19 @@ export function lookupByPipeline(next: PipelineOperator): PipelineOperator {
     const correlation = leadingCorrelation(spec);
     if (correlation !== undefined) {
       const valueExpr = pathsAsOperators(correlation.value);
-      let table: FieldTable | undefined;
+      let table: ForeignTable | undefined;
       return collection.map((doc: Document) => {
         if (table === undefined) {
           // The command's string order (its collation, else the local collection's), as the `$match` compares.
           const order = activeStringOrder();
-          table = new FieldTable(
+          table = new ForeignTable(
             foreignDocuments(spec.from, options),
-            correlation.field,
+            [correlation.field],
             order && stringClasses(order),
           );
         }
-        const candidates = table.matching(evalExpr(doc, valueExpr, options));
+        // `$in`'s keys: a field's array also under each element, a superset of `$eq`'s that the `$match` narrows.
+        const candidates = table.matching([evalExpr(doc, valueExpr, options)]);
         return next(Lazy([doc]), { ...spec, from: candidates }, options).collect()[0];
       });
     }
