@@ -129,7 +129,7 @@ describe('setParameter', () => {
       .catch((e: unknown) => e)) as MongoServerError;
     expect([error.codeName, error.message]).toEqual([
       'CommandNotSupported',
-      "setParameter 'notablescan' (only cursorTimeoutMillis is settable) is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it",
+      "setParameter 'notablescan' (only cursorTimeoutMillis and internalQueryMaxAllowedDensifyDocs are settable) is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it",
     ]);
   });
 });

@@ -169,6 +169,14 @@ const SERVER_PARAMETERS = new Map<string, ServerParameter>([
     'featureCompatibilityVersion',
     { value: () => ({ version: '7.0' }), settableAtRuntime: false, settableAtStartup: false },
   ],
+  [
+    'internalQueryMaxAllowedDensifyDocs',
+    {
+      value: (ctx) => ctx.knobs.internalQueryMaxAllowedDensifyDocs,
+      settableAtRuntime: true,
+      settableAtStartup: true,
+    },
+  ],
   // Logging is always quiet here; reported so that a probe of a harmless parameter finds one.
   ['quiet', { value: () => false, settableAtRuntime: true, settableAtStartup: true }],
 ]);
@@ -199,9 +207,54 @@ const getParameter: CommandHandler = (cmd, ctx) => {
   return { ...reply, ok: 1 };
 };
 
+/** A number setParameter takes for an integer parameter, taken whole; undefined for any other value. */
+function wholeNumber(value: unknown): number | undefined {
+  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? Math.trunc(value) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The runtime parameters setParameter changes, each with its check and how it is applied. */
+const SETTABLE_PARAMETERS = new Map<string, (value: unknown, ctx: CommandContext) => unknown>([
+  [
+    // An Int64 in mongod.
+    'cursorTimeoutMillis',
+    (value, ctx) => {
+      const ms = wholeNumber(value);
+      if (ms === undefined) {
+        throw new CommandError('BadValue', `Invalid value for parameter cursorTimeoutMillis: ${String(value)}`);
+      }
+      const was = BigInt(ctx.cursors.timeoutMS);
+      ctx.cursors.timeoutMS = ms;
+      return was;
+    },
+  ],
+  [
+    // An int in mongod, greater than 0 (query_knobs.idl).
+    'internalQueryMaxAllowedDensifyDocs',
+    (value, ctx) => {
+      const n = wholeNumber(value);
+      if (n === undefined || n > 2 ** 31 - 1) {
+        throw new CommandError(
+          'BadValue',
+          `Invalid value for parameter internalQueryMaxAllowedDensifyDocs: ${String(value)}`,
+        );
+      }
+      if (n <= 0) {
+        throw new CommandError(
+          'BadValue',
+          `Invalid value for parameter internalQueryMaxAllowedDensifyDocs: ${n} is not greater than 0`,
+        );
+      }
+      const was = ctx.knobs.internalQueryMaxAllowedDensifyDocs;
+      ctx.knobs.internalQueryMaxAllowedDensifyDocs = n;
+      return was;
+    },
+  ],
+]);
+
 /**
- * setParameter of the one runtime parameter the embedded server has,
- * `cursorTimeoutMillis` (an Int64 in mongod; any number is taken whole). Any
+ * setParameter of the runtime parameters the embedded server has
+ * ({@link SETTABLE_PARAMETERS}). Any
  * other parameter is refused naming it rather than accepted and ignored.
  */
 const setParameter: CommandHandler = (cmd, ctx) => {
@@ -209,16 +262,13 @@ const setParameter: CommandHandler = (cmd, ctx) => {
   const names = Object.keys(cmd).filter((field) => field !== 'setParameter' && !GENERIC_FIELDS.has(field));
   if (names.length === 0)
     throw new CommandError('InvalidOptions', 'no option found to set, use help:true to see options ');
-  const unsupported = names.find((name) => name !== 'cursorTimeoutMillis');
-  if (unsupported !== undefined)
-    throw notSupported(`setParameter '${unsupported}' (only cursorTimeoutMillis is settable)`);
-  const value: unknown = cmd.cursorTimeoutMillis;
-  const ms = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? Math.trunc(value) : Number.NaN;
-  if (!Number.isFinite(ms)) {
-    throw new CommandError('BadValue', `Invalid value for parameter cursorTimeoutMillis: ${String(value)}`);
+  const unsupported = names.find((name) => !SETTABLE_PARAMETERS.has(name));
+  if (unsupported !== undefined) {
+    const settable = [...SETTABLE_PARAMETERS.keys()].join(' and ');
+    throw notSupported(`setParameter '${unsupported}' (only ${settable} are settable)`);
   }
-  const was = BigInt(ctx.cursors.timeoutMS);
-  ctx.cursors.timeoutMS = ms;
+  // mongod sets each one and answers the first one's previous value.
+  const was = names.map((name) => SETTABLE_PARAMETERS.get(name)!(cmd[name], ctx))[0];
   return { was, ok: 1 };
 };
 

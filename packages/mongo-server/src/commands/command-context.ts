@@ -28,6 +28,12 @@ export interface ServerInfo {
   onClose?: () => void;
 }
 
+/** The server's query parameters that setParameter changes while it runs. */
+export interface QueryKnobs {
+  /** Documents one `$densify` may generate (mongod's default 500,000). */
+  internalQueryMaxAllowedDensifyDocs: number;
+}
+
 /** Everything a command handler may touch while it runs (synchronously). */
 export interface CommandContext {
   /** The command's `$db`. */
@@ -42,6 +48,8 @@ export interface CommandContext {
   /** The command's session and txnNumber, which a cursor it opens keeps for its getMores. */
   readonly owner: CursorOwner;
   readonly server: ServerInfo;
+  /** The server's settable query parameters. */
+  readonly knobs: QueryKnobs;
   /** The collection as this command sees it (transaction-aware); created on demand when `create`. */
   view(name: string, create?: boolean): CollectionView | undefined;
   /**

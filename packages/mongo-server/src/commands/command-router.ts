@@ -7,10 +7,10 @@ import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
-import { OperationBudget } from '../query/operation-budget.js';
+import { DEFAULT_MAX_DENSIFY_DOCUMENTS, OperationBudget } from '../query/operation-budget.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
 import { checkDatabaseName, checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
-import type { CommandContext, CommandHandler, ServerInfo } from './command-context.js';
+import type { CommandContext, CommandHandler, QueryKnobs, ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { EXPLAIN_COMMANDS } from './explain-command.js';
 import type { FailCommandAction, FailCommandFailPoint } from './fail-command-fail-point.js';
@@ -129,6 +129,9 @@ export class CommandRouter {
     private readonly failPoint: FailCommandFailPoint,
     private readonly limits: CommandLimits = { clock: Date.now, maxCommandTimeMS: 0 },
   ) {}
+
+  /** The server's query parameters, as setParameter leaves them. */
+  private readonly knobs: QueryKnobs = { internalQueryMaxAllowedDensifyDocs: DEFAULT_MAX_DENSIFY_DOCUMENTS };
 
   /** Names of every supported command. */
   static commandNames(): string[] {
@@ -258,6 +261,7 @@ export class CommandRouter {
       maxTimeMS: maxTimeMS === undefined ? undefined : Math.max(1, maxTimeMS - (Date.now() - run.since)),
       serverLimitMS: this.limits.maxCommandTimeMS,
       allowDiskUse: typeof run.cmd.allowDiskUse === 'boolean' ? run.cmd.allowDiskUse : undefined,
+      maxDensifyDocuments: this.knobs.internalQueryMaxAllowedDensifyDocs,
     });
   }
 
@@ -292,6 +296,7 @@ export class CommandRouter {
       transaction,
       owner: { lsid: cmd.lsid as Document | undefined, txnNumber: cmd.txnNumber },
       server,
+      knobs: this.knobs,
       view(name: string, create = false): CollectionView | undefined {
         const collection = create ? store.ensureCollection(db, name).collection : store.collection(db, name);
         if (!collection) return undefined;

@@ -26,7 +26,7 @@ import { typeAlias } from './element-operators.js';
 import { fitsInt64, INT64_MIN } from './numeric-types.js';
 import { isNullish } from './operand-lists.js';
 
-type TimeUnit = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
+export type TimeUnit = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute' | 'second' | 'millisecond';
 
 const UNIT_MILLIS: Readonly<Record<string, number>> = {
   week: 7 * MS_PER_DAY,

@@ -26,7 +26,12 @@ export interface OperationBudgetOptions {
   readonly serverLimitMS?: number;
   /** The command's `allowDiskUse`, as sent. */
   readonly allowDiskUse?: boolean;
+  /** The server's `internalQueryMaxAllowedDensifyDocs`: documents one `$densify` may generate. */
+  readonly maxDensifyDocuments?: number;
 }
+
+/** mongod's default `internalQueryMaxAllowedDensifyDocs`. */
+export const DEFAULT_MAX_DENSIFY_DOCUMENTS = 500_000;
 
 /**
  * The time and memory one command may use. The engine is synchronous, so a
@@ -122,6 +127,11 @@ export class OperationBudget {
         `${operator} used too much memory and cannot spill to disk: one command may build at most ${COMMAND_ALLOCATION_LIMIT} bytes of strings and arrays in the embedded server, which keeps all of them in memory. Narrow the query, or use a real MongoDB (MONGO_URL) for it`,
       );
     }
+  }
+
+  /** How many documents one `$densify` of the active command may generate. */
+  static maxDensifyDocuments(): number {
+    return OperationBudget.active?.options.maxDensifyDocuments ?? DEFAULT_MAX_DENSIFY_DOCUMENTS;
   }
 
   /** Whether the active command sent `allowDiskUse: false` (MongoDB then enforces its 100 MiB stage limits). */

@@ -20,6 +20,7 @@ import { parseSortSpec, type SortSpec } from './sort-documents.js';
 import { compileFilter, MONGO_CONTEXT, preparedMingoOptions } from './query-context.js';
 import { parseBucket } from './bucket-stage.js';
 import { parseBucketAuto } from './bucket-auto-stage.js';
+import { parseDensify } from './densify-stage.js';
 import { checkCount, checkFacet, checkGraphLookup, checkLookup, checkUnwind } from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
@@ -267,6 +268,9 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       break;
     case '$group':
       checkGroup(spec, name, scope);
+      break;
+    case '$densify':
+      parseDensify(spec);
       break;
     case '$facet':
       checkFacet(spec as Document);

@@ -53,6 +53,7 @@ import { ARRAY_ACCUMULATOR_OPERATORS } from './array-accumulators.js';
 import { windowFieldsStage } from './window-fields-stage.js';
 import { bucketStage } from './bucket-stage.js';
 import { bucketAutoStage } from './bucket-auto-stage.js';
+import { densifyStage } from './densify-stage.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -362,6 +363,8 @@ BSON_PIPELINE_OPERATORS.$sortByCount = (collection: Iterator, expr: unknown, opt
     { count: -1 },
     options,
   );
+// mongod's $densify: a $sort through the server's stage, then its own state machine.
+BSON_PIPELINE_OPERATORS.$densify = densifyStage(BSON_PIPELINE_OPERATORS.$sort as PipelineOperator);
 BSON_PIPELINE_OPERATORS.$bucketAuto = bucketAutoStage(
   pipelineOperators.$bucketAuto as PipelineOperator,
   BSON_PIPELINE_OPERATORS.$group as PipelineOperator,
