@@ -283,6 +283,24 @@ describe('stage errors', () => {
   });
 });
 
+describe('$redact errors', () => {
+  // document_source_redact.cpp: 17053 with the expression's result as Value::toString() prints it.
+  const REDACT =
+    "$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned ";
+  it.each<[string, unknown, string]>([
+    ['a string', 'x', '"x"'],
+    ['a number', 5, '5'],
+    ['a document', { $literal: { a: 1 } }, '{a: 1}'],
+    ['null', null, 'null'],
+    ['a missing field', '$nothing', 'MISSING'],
+  ])('should refuse an expression returning %s (17053)', async (_label, expression, printed) => {
+    const collection = await fx.fresh('stage_errors');
+    await collection.insertOne({ a: 1 });
+    const error = await rejection(collection.aggregate([{ $redact: expression }]).toArray());
+    expect([error.code, error.message]).toEqual([17053, `${REDACT}${printed}`]);
+  });
+});
+
 describe("an aggregate's maxTimeMS and cursor", () => {
   const aggregate = (fields: Document): Promise<Document> =>
     fx.db.command({ aggregate: 'stage_errors', pipeline: [], cursor: {}, ...fields });

@@ -22,6 +22,7 @@ import {
   NUMBER_RANK,
   toExactNumber,
 } from '../bson/bson-compare.js';
+import { formatValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
@@ -271,8 +272,8 @@ function redact(doc: Document, expr: unknown, options: Options): Document | unde
   if (typeof action !== 'string' || !REDACT_ACTIONS.has(action)) {
     throw new CommandError(
       'Location17053',
-      "$redact's expression should not return anything aside of the variables $$KEEP, $$DESCEND, and $$PRUNE, " +
-        `but returned ${typeAlias(action) === 'string' ? String(action).slice(0, 100) : typeAlias(action)}`,
+      "$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, " +
+        `but returned ${formatValue(action)}`,
     );
   }
   if (action === '$$PRUNE') return undefined;
