@@ -166,7 +166,7 @@ describe('a value of another type where a document is expected', () => {
     [aggregate({ $sample: 'x' }), 28745, 'the $sample stage specification must be an object'],
     [aggregate({ $bucket: 'x' }), 40201, 'Argument to $bucket stage must be an object, but found type: string.'],
     [aggregate({ $bucketAuto: 'x' }), 40240, 'The argument to $bucketAuto must be an object, but found type: string.'],
-    [aggregate({ $replaceRoot: 'x' }), 40228, 'expected an object as specification for $replaceRoot stage, got string'],
+    [aggregate({ $replaceRoot: 'x' }), 40229, 'expected an object as specification for $replaceRoot stage, got string'],
     [{ find: 'shapes', filter: { a: { $elemMatch: 'x' } } }, 2, '$elemMatch needs an Object'],
     [{ dropIndexes: 'shapes' }, 40414, "BSON field 'dropIndexes.index' is missing but a required field"],
   ])('should refuse %j with its code and message', async (command, code, message) => {

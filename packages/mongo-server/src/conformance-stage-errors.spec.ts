@@ -8,7 +8,7 @@
  * error with "Invalid <stage> :: caused by :: "; the other stages do not.
  * Passes against MONGO_URL too.
  */
-import type { Document } from 'mongodb';
+import { Decimal128, type Document, Double, Long } from 'mongodb';
 
 import { useDriverFixture, rejection } from './conformance.fixture.js';
 
@@ -280,6 +280,135 @@ describe('stage errors', () => {
     const collection = await fx.fresh('stage_errors');
     const error = await rejection(collection.aggregate([stage]).toArray());
     expect([error.code, error.message]).toEqual([code, message]);
+  });
+});
+
+describe('$skip, $limit, $replaceRoot, $unionWith and $sortByCount arguments', () => {
+  // BSONElement::parseIntegerElementToNonNegativeLong's reasons, the element printed as mongod prints it.
+  const skip = (value: unknown, reason: string): [string, Document, number, string] => [
+    `$skip: ${String(value)}`,
+    { $skip: value },
+    5107200,
+    `invalid argument to $skip stage: ${reason}`,
+  ];
+  const SORT_BY_COUNT = 'the sortByCount field must be defined as a $-prefixed path or an expression inside an object';
+  it.each<[string, Document, number, string]>([
+    skip(-1, 'Expected a non-negative number in: $skip: -1'),
+    skip('a', 'Expected a number in: $skip: "a"'),
+    skip(true, 'Expected a number in: $skip: true'),
+    skip(1.5, 'Expected an integer: $skip: 1.5'),
+    skip(Number.NaN, 'Expected an integer, but found NaN in: $skip: nan.0'),
+    skip(1e20, 'Cannot represent as a 64-bit integer: $skip: 1e+20.0'),
+    skip(Decimal128.fromString('1.5'), 'Cannot represent as a 64-bit integer: $skip: 1.5'),
+    skip(Long.fromNumber(-2), 'Expected a non-negative number in: $skip: -2'),
+    ['$limit: 0', { $limit: 0 }, 15958, 'the limit must be positive'],
+    [
+      '$limit: -1',
+      { $limit: -1 },
+      5107201,
+      'invalid argument to $limit stage: Expected a non-negative number in: $limit: -1',
+    ],
+    ['$limit: 1.5', { $limit: 1.5 }, 5107201, 'invalid argument to $limit stage: Expected an integer: $limit: 1.5'],
+    ['$limit: "a"', { $limit: 'a' }, 5107201, 'invalid argument to $limit stage: Expected a number in: $limit: "a"'],
+    [
+      '$replaceRoot: "x"',
+      { $replaceRoot: 'x' },
+      40229,
+      'expected an object as specification for $replaceRoot stage, got string',
+    ],
+    [
+      '$replaceRoot with another field',
+      { $replaceRoot: { newRoot: '$a', x: 1 } },
+      40415,
+      "BSON field '$replaceRoot.x' is an unknown field.",
+    ],
+    [
+      '$replaceRoot without newRoot',
+      { $replaceRoot: {} },
+      40414,
+      "BSON field '$replaceRoot.newRoot' is missing but a required field",
+    ],
+    [
+      '$unionWith: 5',
+      { $unionWith: 5 },
+      9,
+      'the $unionWith stage specification must be an object or string, but found int',
+    ],
+    [
+      '$unionWith with another field',
+      { $unionWith: { coll: 'x', y: 1 } },
+      40415,
+      "BSON field '$unionWith.y' is an unknown field.",
+    ],
+    [
+      '$unionWith with a numeric coll',
+      { $unionWith: { coll: 1 } },
+      14,
+      "BSON field '$unionWith.coll' is the wrong type 'int', expected type 'string'",
+    ],
+    [
+      '$unionWith with a stage that is no object',
+      { $unionWith: { coll: 'x', pipeline: [1] } },
+      14,
+      "BSON field '$unionWith.pipeline.0' is the wrong type 'int', expected type 'object'",
+    ],
+    [
+      '$unionWith without coll or $documents',
+      { $unionWith: { pipeline: [] } },
+      9,
+      '$unionWith stage without explicit collection must have a pipeline with $documents as first stage',
+    ],
+    [
+      '$sortByCount: 5',
+      { $sortByCount: 5 },
+      40149,
+      'the sortByCount field must be specified as a string or as an object',
+    ],
+    ['$sortByCount: "a"', { $sortByCount: 'a' }, 40148, SORT_BY_COUNT],
+    ['$sortByCount: "$"', { $sortByCount: '$' }, 40148, SORT_BY_COUNT],
+    ['$sortByCount: {}', { $sortByCount: {} }, 40147, SORT_BY_COUNT],
+    ['$sortByCount: { a: 1 }', { $sortByCount: { a: 1 } }, 40147, SORT_BY_COUNT],
+  ])('should refuse %s before reading a document', async (_label, stage, code, message) => {
+    const collection = await fx.fresh('stage_errors');
+    const error = await rejection(collection.aggregate([stage]).toArray());
+    expect([error.code, error.message]).toEqual([code, message]);
+  });
+
+  it('should take a whole $skip and $limit of any numeric type', async () => {
+    const collection = await fx.fresh('stage_errors');
+    await collection.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }, { _id: 4 }] as Document[]);
+    const results = await collection
+      .aggregate([
+        { $sort: { _id: 1 } },
+        { $skip: Long.fromNumber(1) },
+        { $skip: new Double(1) },
+        { $limit: Decimal128.fromString('1') },
+      ])
+      .toArray();
+    expect(results).toEqual([{ _id: 3 }]);
+  });
+
+  it.each<[string, Document, string]>([
+    [
+      'a number',
+      { $replaceRoot: { newRoot: '$a' } },
+      "'newRoot' expression must evaluate to an object, but resulting value was: 5. Type of resulting value: 'int'. Input document: {a: 5}",
+    ],
+    [
+      'a missing field',
+      { $replaceRoot: { newRoot: '$b' } },
+      "'newRoot' expression must evaluate to an object, but resulting value was: MISSING. Type of resulting value: 'missing'. Input document: {}",
+    ],
+    [
+      'a string, with $replaceWith',
+      { $replaceWith: '$s' },
+      '\'replacement document\' must evaluate to an object, but resulting value was: "x". Type of resulting value: \'string\'. Input document: {s: "x"}',
+    ],
+  ])('should fail a new root that is %s (40228)', async (_label, stage, message) => {
+    const collection = await fx.fresh('stage_errors');
+    await collection.insertOne({ _id: 1, a: 5, s: 'x' } as Document);
+    const error = await rejection(collection.aggregate([stage]).toArray());
+    expect([error.code, error.message]).toEqual([40228, message]);
   });
 });
 

@@ -21,7 +21,18 @@ import { compileFilter, MONGO_CONTEXT, preparedMingoOptions } from './query-cont
 import { parseBucket } from './bucket-stage.js';
 import { parseBucketAuto } from './bucket-auto-stage.js';
 import { parseDensify } from './densify-stage.js';
-import { checkCount, checkFacet, checkGraphLookup, checkLookup, checkUnwind } from './stage-arguments.js';
+import { parseFill } from './fill-stage.js';
+import {
+  checkCount,
+  checkFacet,
+  checkGraphLookup,
+  checkLookup,
+  checkReplaceRoot,
+  checkSkipOrLimit,
+  checkSortByCount,
+  checkUnionWith,
+  checkUnwind,
+} from './stage-arguments.js';
 
 /** Every aggregation stage MongoDB 7 knows; those the embedded server lacks are refused by name. */
 const MONGOD_STAGES = new Set([
@@ -162,11 +173,6 @@ const DOCUMENT_SPECS = new Map<string, (type: string, spec: unknown) => CommandE
       new CommandError('Location40240', `The argument to $bucketAuto must be an object, but found type: ${type}.`),
   ],
   [
-    '$replaceRoot',
-    (type) =>
-      new CommandError('Location40228', `expected an object as specification for $replaceRoot stage, got ${type}`),
-  ],
-  [
     '$lookup',
     (type) => new CommandError('FailedToParse', `the $lookup specification must be an Object, but found ${type}`),
   ],
@@ -250,8 +256,20 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       asParsedIn(name, () => checkAddFields(spec as Document, scope));
       break;
     case '$replaceRoot':
-    case '$replaceWith':
+      checkReplaceRoot(spec);
+      checkExpression((spec as Document).newRoot, MONGO_CONTEXT);
+      checkVariables((spec as Document).newRoot, scope);
+      break;
+    case '$skip':
+    case '$limit':
+      checkSkipOrLimit(name, spec);
+      break;
     case '$sortByCount':
+      checkSortByCount(spec);
+      checkExpression(spec, MONGO_CONTEXT);
+      checkVariables(spec, scope);
+      break;
+    case '$replaceWith':
     case '$redact':
       checkExpression(spec, MONGO_CONTEXT);
       checkVariables(spec, scope);
@@ -272,6 +290,13 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
     case '$densify':
       parseDensify(spec);
       break;
+    case '$fill': {
+      // The stages it stands for, checked as they are.
+      const stages = parseFill(spec);
+      if (stages.setWindowFields) checkStage('$setWindowFields', stages.setWindowFields, scope);
+      if (stages.addFields) checkStage('$addFields', stages.addFields, scope);
+      break;
+    }
     case '$facet':
       checkFacet(spec as Document);
       for (const value of Object.values(spec as Document)) sub(value);
@@ -291,6 +316,7 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       }
       break;
     case '$unionWith':
+      checkUnionWith(spec);
       if (typeAlias(spec) === 'object') sub((spec as Document).pipeline);
       break;
     case '$graphLookup': {

@@ -55,6 +55,8 @@ import { windowFieldsStage } from './window-fields-stage.js';
 import { bucketStage } from './bucket-stage.js';
 import { bucketAutoStage } from './bucket-auto-stage.js';
 import { densifyStage } from './densify-stage.js';
+import { fillStage } from './fill-stage.js';
+import { replaceRootStage } from './replace-root-stage.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -307,6 +309,8 @@ const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
   $graphLookup: graphLookupStage(pipelineOperators.$graphLookup as PipelineOperator),
   $setWindowFields: windowFieldsStage(pipelineOperators.$setWindowFields as PipelineOperator),
   $sample: sampleStage,
+  $replaceRoot: replaceRootStage('$replaceRoot'),
+  $replaceWith: replaceRootStage('$replaceWith'),
   $unwind: unwindStage(pipelineOperators.$unwind as PipelineOperator),
   // mingo's emits `{ count: 0 }` for no documents; mongod's $count is a $group, which emits none.
   $count: (collection: Iterator, expr: string, options: Options): Iterator =>
@@ -366,6 +370,11 @@ BSON_PIPELINE_OPERATORS.$sortByCount = (collection: Iterator, expr: unknown, opt
   );
 // mongod's $densify: a $sort through the server's stage, then its own state machine.
 BSON_PIPELINE_OPERATORS.$densify = densifyStage(BSON_PIPELINE_OPERATORS.$sort as PipelineOperator);
+// mongod's own rewrite of $fill into $setWindowFields ($locf, $linearFill) and $addFields ($ifNull).
+BSON_PIPELINE_OPERATORS.$fill = fillStage(
+  BSON_PIPELINE_OPERATORS.$setWindowFields as PipelineOperator,
+  BSON_PIPELINE_OPERATORS.$addFields as PipelineOperator,
+);
 BSON_PIPELINE_OPERATORS.$bucketAuto = bucketAutoStage(
   pipelineOperators.$bucketAuto as PipelineOperator,
   BSON_PIPELINE_OPERATORS.$group as PipelineOperator,

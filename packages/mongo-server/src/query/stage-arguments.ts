@@ -1,9 +1,10 @@
 /**
- * The arguments of `$unwind`, `$lookup`, `$graphLookup`, `$count` and
- * `$facet`, checked as mongod 7 parses them (document_source_unwind.cpp,
+ * The arguments of `$unwind`, `$lookup`, `$graphLookup`, `$count`, `$facet`,
+ * `$skip`, `$limit`, `$replaceRoot`, `$unionWith` and `$sortByCount`, checked
+ * as mongod 7 parses them (document_source_unwind.cpp,
  * document_source_lookup.cpp, document_source_graph_lookup.cpp,
- * document_source_count.cpp, document_source_facet.cpp), before any document
- * is read. mingo took what it was given: a `$lookup` without `as` wrote its
+ * document_source_count.cpp, document_source_facet.cpp, and the others' own
+ * files), before any document is read. mingo took what it was given: a `$lookup` without `as` wrote its
  * matches to a field named "undefined", `$unwind: 'a'` unwound nothing, an
  * unknown option passed silently, and a field name holding a NUL byte broke
  * the reply carrying it.
@@ -258,5 +259,123 @@ export function checkFacet(spec: Document): void {
         throw new CommandError('Location40600', `${stageName} is not allowed to be used within a $facet stage`);
       }
     }
+  }
+}
+
+/**
+ * `$skip` and `$limit` (BSONElement::parseIntegerElementToNonNegativeLong):
+ * a whole number of any numeric type that fits an Int64 and is not
+ * negative, else 5107200 (`$skip`) or 5107201 (`$limit`) with the element as
+ * mongod prints it; a limit of 0 is 15958. mingo took `$skip: 1.5` and
+ * skipped two documents, and `$limit: 1.5` returned two.
+ */
+export function checkSkipOrLimit(name: '$skip' | '$limit', spec: unknown): void {
+  const code = name === '$skip' ? 'Location5107200' : 'Location5107201';
+  const element = `${name}: ${formatKeyValue(spec)}`;
+  const fail = (reason: string): CommandError =>
+    new CommandError(code, `invalid argument to ${name} stage: ${reason}${element}`);
+  const type = typeAlias(spec);
+  let value: number;
+  if (type === 'int' || type === 'long') {
+    value = Number(typeof spec === 'bigint' ? spec : (spec as { valueOf(): number }).valueOf());
+  } else if (type === 'double') {
+    value = numericArgument(spec)!;
+    if (Number.isNaN(value)) throw fail('Expected an integer, but found NaN in: ');
+    if (!(value >= -(2 ** 63) && value < 2 ** 63)) throw fail('Cannot represent as a 64-bit integer: ');
+    if (!Number.isInteger(value)) throw fail('Expected an integer: ');
+  } else if (type === 'decimal') {
+    value = numericArgument(spec)!;
+    if (!Number.isInteger(value) || Math.abs(value) >= 2 ** 63) throw fail('Cannot represent as a 64-bit integer: ');
+  } else {
+    throw fail('Expected a number in: ');
+  }
+  if (value < 0) throw fail('Expected a non-negative number in: ');
+  if (name === '$limit' && value === 0) throw new CommandError('Location15958', 'the limit must be positive');
+}
+
+/**
+ * `$replaceRoot`: an object (40229) of exactly `newRoot` (its IDL: 40415
+ * for another field, 40414 without it). `$replaceWith` takes any expression.
+ */
+export function checkReplaceRoot(spec: unknown): void {
+  if (typeAlias(spec) !== 'object') {
+    throw new CommandError(
+      'Location40229',
+      `expected an object as specification for $replaceRoot stage, got ${typeAlias(spec)}`,
+    );
+  }
+  for (const key of Object.keys(spec as Document)) {
+    if (key !== 'newRoot') {
+      throw new CommandError('Location40415', `BSON field '$replaceRoot.${key}' is an unknown field.`);
+    }
+  }
+  if (!Object.hasOwn(spec as Document, 'newRoot')) {
+    throw new CommandError('Location40414', "BSON field '$replaceRoot.newRoot' is missing but a required field");
+  }
+}
+
+/**
+ * `$unionWith`: a collection name, or `{ coll, pipeline }` (its IDL: `coll`
+ * a string, `pipeline` an array of objects, nothing else); without `coll`
+ * the pipeline must start with `$documents`. mingo ignored an unknown
+ * field and answered BadValue for the rest.
+ */
+export function checkUnionWith(spec: unknown): void {
+  const type = typeAlias(spec);
+  if (type === 'string') return;
+  if (type !== 'object') {
+    throw new CommandError(
+      'FailedToParse',
+      `the $unionWith stage specification must be an object or string, but found ${type}`,
+    );
+  }
+  const union = spec as Document;
+  for (const [key, value] of Object.entries(union)) {
+    if (key === 'coll') {
+      if (typeof value !== 'string') {
+        throw new CommandError(
+          'TypeMismatch',
+          `BSON field '$unionWith.coll' is the wrong type '${typeAlias(value)}', expected type 'string'`,
+        );
+      }
+    } else if (key === 'pipeline') {
+      if (!Array.isArray(value)) {
+        throw new CommandError(
+          'TypeMismatch',
+          `BSON field '$unionWith.pipeline' is the wrong type '${typeAlias(value)}', expected type 'array'`,
+        );
+      }
+      (value as unknown[]).forEach((stage, i) => {
+        if (typeAlias(stage) !== 'object') {
+          throw new CommandError(
+            'TypeMismatch',
+            `BSON field '$unionWith.pipeline.${i}' is the wrong type '${typeAlias(stage)}', expected type 'object'`,
+          );
+        }
+      });
+    } else {
+      throw new CommandError('Location40415', `BSON field '$unionWith.${key}' is an unknown field.`);
+    }
+  }
+  if (union.coll === undefined) {
+    const first = (union.pipeline as Document[] | undefined)?.[0];
+    if (first === undefined || !Object.hasOwn(first, '$documents')) {
+      throw new CommandError(
+        'FailedToParse',
+        '$unionWith stage without explicit collection must have a pipeline with $documents as first stage',
+      );
+    }
+  }
+}
+
+/** `$sortByCount`: a `$`-path of at least one character (40148) or an expression object (40147); else 40149. */
+export function checkSortByCount(spec: unknown): void {
+  const message = 'the sortByCount field must be defined as a $-prefixed path or an expression inside an object';
+  if (typeAlias(spec) === 'object') {
+    if (!(Object.keys(spec as Document)[0] ?? '').startsWith('$')) throw new CommandError('Location40147', message);
+  } else if (typeof spec === 'string') {
+    if (spec.length < 2 || !spec.startsWith('$')) throw new CommandError('Location40148', message);
+  } else {
+    throw new CommandError('Location40149', 'the sortByCount field must be specified as a string or as an object');
   }
 }
