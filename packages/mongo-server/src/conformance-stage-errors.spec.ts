@@ -412,6 +412,21 @@ describe('$skip, $limit, $replaceRoot, $unionWith and $sortByCount arguments', (
   });
 });
 
+describe('$documents elements', () => {
+  it.each<[string, unknown[], string]>([
+    ['a number', [{ a: 1 }, 1], "'int'"],
+    ['an array', [[{ a: 1 }]], "'array'"],
+    ['null', [null], "'null'"],
+  ])(
+    'should fail on an element that is %s (40228), as the $replaceRoot of its rewrite',
+    async (_label, documents, type) => {
+      const error = await rejection(fx.db.aggregate([{ $documents: documents }]).toArray());
+      expect(error.code).toBe(40228);
+      expect(error.message).toContain(`Type of resulting value: ${type}.`);
+    },
+  );
+});
+
 describe('$redact errors', () => {
   // document_source_redact.cpp: 17053 with the expression's result as Value::toString() prints it.
   const REDACT =

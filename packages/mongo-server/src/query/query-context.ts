@@ -56,7 +56,7 @@ import { bucketStage } from './bucket-stage.js';
 import { bucketAutoStage } from './bucket-auto-stage.js';
 import { densifyStage } from './densify-stage.js';
 import { fillStage } from './fill-stage.js';
-import { replaceRootStage } from './replace-root-stage.js';
+import { documentsStage, replaceRootStage } from './replace-root-stage.js';
 import { mongodExpressionOperators } from './mongod-expressions.js';
 import { stringExpressionOperators } from './string-expressions.js';
 import { arrayToObject, mergeObjects, setField, unsetField } from './object-expressions.js';
@@ -311,6 +311,7 @@ const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
   $sample: sampleStage,
   $replaceRoot: replaceRootStage('$replaceRoot'),
   $replaceWith: replaceRootStage('$replaceWith'),
+  $documents: documentsStage(pipelineOperators.$documents as PipelineOperator),
   $unwind: unwindStage(pipelineOperators.$unwind as PipelineOperator),
   // mingo's emits `{ count: 0 }` for no documents; mongod's $count is a $group, which emits none.
   $count: (collection: Iterator, expr: string, options: Options): Iterator =>

@@ -6,8 +6,13 @@
  * mongod's message shows the input document as the stage received it, after
  * the pipeline's dependency analysis left out the fields no stage reads; here
  * that is the fields the new root's expression reads (all of them when it
- * reads `$$ROOT` or `$$CURRENT`).
+ * reads `$$ROOT` or `$$CURRENT`). `$documents` is mongod's `$replaceRoot` of
+ * each element too, so an element that is no document fails the same way
+ * (mingo's stage passed it on, and the reply carried a number where the
+ * driver reads a document).
  */
+import { randomUUID } from 'node:crypto';
+
 import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Iterator } from 'mingo/lazy';
@@ -50,6 +55,26 @@ function inputAsSeen(doc: Document, fields: Set<string> | undefined): Document {
   return seen;
 }
 
+function notADocument(context: string, value: unknown, input: Document): CommandError {
+  return new CommandError(
+    'Location40228',
+    `${context} must evaluate to an object, but resulting value was: ${formatValue(value)}. ` +
+      `Type of resulting value: '${typeAlias(value)}'. Input document: ${formatValue(input)}`,
+  );
+}
+
+/**
+ * `$documents` (`original`, mingo's) with each element checked as mongod's
+ * rewrite checks it: `$replaceRoot` of a field named by a new UUID.
+ */
+export function documentsStage(original: PipelineOperator): PipelineOperator {
+  return (collection, expr, options) =>
+    original(collection, expr, options).map((doc: unknown) => {
+      if (!isSubDocument(doc)) throw notADocument("'newRoot' expression", doc, { [randomUUID()]: doc });
+      return doc;
+    });
+}
+
 /** `$replaceRoot` (`{ newRoot }`) or `$replaceWith` (the expression itself). */
 export function replaceRootStage(name: '$replaceRoot' | '$replaceWith'): PipelineOperator {
   const context = name === '$replaceRoot' ? "'newRoot' expression" : "'replacement document'";
@@ -59,13 +84,7 @@ export function replaceRootStage(name: '$replaceRoot' | '$replaceWith'): Pipelin
     const fields = fieldsRead(newRoot);
     return collection.map((doc: Document) => {
       const value: unknown = evalExpr(doc, rewritten, options);
-      if (!isSubDocument(value)) {
-        throw new CommandError(
-          'Location40228',
-          `${context} must evaluate to an object, but resulting value was: ${formatValue(value)}. ` +
-            `Type of resulting value: '${typeAlias(value)}'. Input document: ${formatValue(inputAsSeen(doc, fields))}`,
-        );
-      }
+      if (!isSubDocument(value)) throw notADocument(context, value, inputAsSeen(doc, fields));
       return value;
     });
   };
