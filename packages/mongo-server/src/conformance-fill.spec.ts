@@ -133,6 +133,31 @@ describe('conformance: $fill', () => {
         linearByPart.map((doc, i) => ({ ...doc, other: locfByPart[i]!.other })),
       ],
       [
+        'a partition whose first value is null',
+        [
+          { $set: { linear: { $cond: [{ $eq: ['$linear', 1] }, null, '$linear'] } } },
+          {
+            $fill: {
+              sortBy: { _id: 1 },
+              output: { other: { method: 'locf' }, linear: { method: 'linear' } },
+              partitionByFields: ['part'],
+            },
+          },
+        ],
+        [
+          { _id: 1, linear: null, other: 1, part: 1 },
+          { _id: 2, linear: null, other: 1, part: 2 },
+          { _id: 3, linear: null, other: 1, part: 1 },
+          { _id: 4, linear: null, other: 1, part: 2 },
+          { _id: 5, linear: 5, other: 10, part: 1 },
+          { _id: 6, linear: 6, other: 2, part: 2 },
+          { _id: 7, linear: 6, other: 10, part: 1 },
+          { _id: 8, linear: 3, other: 5, part: 2 },
+          { _id: 9, linear: 7, other: 15, part: 1 },
+          { _id: 10, linear: null, other: 5, part: 2 },
+        ],
+      ],
+      [
         'a value read from the document',
         [
           { $match: { part: 1 } },
@@ -210,6 +235,21 @@ describe('conformance: $fill', () => {
       { _id: 3, v: 4 },
       { _id: 4, v: 4 },
     ]);
+  });
+
+  it('should write null where linear has no value after, and keep the field order of $setWindowFields then $addFields', async () => {
+    const coll = await fx.fresh('fill_linear_tail');
+    await coll.insertMany([{ _id: 1, v: 2 }, { _id: 2 }, { _id: 3, v: 4 }, { _id: 4 }] as Document[]);
+    const results = await coll
+      .aggregate([{ $fill: { sortBy: { _id: 1 }, output: { z: { value: 0 }, v: { method: 'linear' } } } }])
+      .toArray();
+    expect(results).toEqual([
+      { _id: 1, v: 2, z: 0 },
+      { _id: 2, v: 3, z: 0 },
+      { _id: 3, v: 4, z: 0 },
+      { _id: 4, v: null, z: 0 },
+    ]);
+    expect(results.map((doc) => Object.keys(doc))).toEqual(results.map(() => ['_id', 'v', 'z']));
   });
 
   it.each<[string, unknown, number]>([

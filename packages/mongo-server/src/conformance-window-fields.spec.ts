@@ -134,7 +134,8 @@ function expected(
       const hi = window
         ? Math.min(members.length - 1, position(window[1], index, members.length, 'hi'))
         : members.length - 1;
-      const values = members.slice(lo, hi + 1).map((member) => member.v as unknown);
+      // A window shifted wholly before the partition's start (`['unbounded', -2]` at its first document) is empty.
+      const values = (hi < lo ? [] : members.slice(lo, hi + 1)).map((member) => member.v as unknown);
       out[String(doc._id)] = accumulate(op, values);
     });
   }

@@ -1,81 +1,176 @@
 /**
- * `$setWindowFields` through mingo's stage, with each accumulator over a
- * window that holds the whole partition (no `window`, or `['unbounded',
- * 'unbounded']`) computed once per partition instead of once per document:
- * mingo's stage hands every document of a partition the same array of
- * documents and called the accumulator again for each, so a partition total
- * over 2,000 documents took 2 s and one over 10,000 ran into the server's
- * time limit. The accumulator's result for the same documents and the same
- * arguments is the same, so it is kept by the identity of that array (a
- * bounded window gets a new array per document and is computed per
- * document, as before).
+ * `$setWindowFields` as mongod 7.0 runs it: the documents cut into
+ * partitions and sorted in BSON order (window-partitions.ts), each output
+ * field computed over its window (window-bounds.ts) of the input documents
+ * (an output field never sees another one's value), and the results set as
+ * mongod's projection sets them (a dotted output path sets a field of a
+ * sub-document). mingo's stage is still called on no documents first, for
+ * its checks of the spec.
+ *
+ * An accumulator over a window that holds the whole partition (no `window`,
+ * or `['unbounded', 'unbounded']`) is computed once per partition; `$sum`,
+ * `$count`, `$avg`, `$min` and `$max` over a left-unbounded `documents`
+ * window (a running total) in one pass (window-running-accumulators.ts);
+ * other windows call the accumulator over each document's window (once per
+ * distinct window). The non-accumulator functions are window-functions.ts's.
  */
-import { Context } from 'mingo/core';
-import type { Iterator } from 'mingo/lazy';
+import type { Document } from 'bson';
+import type { Context } from 'mingo/core';
+import { Lazy, type Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 
 import { isSubDocument } from '../bson/bson-compare.js';
+import { OperationBudget } from './operation-budget.js';
+import { ProjectionTree } from './projection-tree.js';
+import type { SortSpec } from './sort-documents.js';
+import {
+  type Endpoints,
+  isLeftUnbounded,
+  isWholePartition,
+  sortValues,
+  type WindowSpec,
+  windowEndpoints,
+} from './window-bounds.js';
+import { WINDOW_FUNCTIONS } from './window-functions.js';
+import { windowPartitions } from './window-partitions.js';
+import { RUNNING_ACCUMULATORS, runningResults } from './window-running-accumulators.js';
+import { valuesOf } from './window-values.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 type AccumulatorOperator = (collection: unknown[], expr: unknown, options: Options) => unknown;
 
-/** The operator names of the stage's `output` fields. */
-function outputOperators(expr: unknown): string[] {
-  const output = isSubDocument(expr) ? expr.output : undefined;
-  if (!isSubDocument(output)) return [];
-  const names = new Set<string>();
-  for (const field of Object.values(output)) {
-    if (!isSubDocument(field)) continue;
-    for (const key of Object.keys(field)) if (key.startsWith('$')) names.add(key);
-  }
-  return [...names];
+/** One output field: its path, its function and the function's argument, its window. */
+interface OutputField {
+  readonly path: string;
+  readonly name: string;
+  readonly args: unknown;
+  readonly window: WindowSpec | undefined;
+  /** The accumulator of that name, when the function is one. */
+  readonly accumulator: AccumulatorOperator | undefined;
 }
 
-/** A copy of a kept result, so that no two documents share an array or document. */
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+
+/** The stage's output fields; undefined when one names a function this file does not compute. */
+function outputFields(spec: Document, context: Context): OutputField[] | undefined {
+  const output: unknown = spec.output;
+  if (!isSubDocument(output)) return undefined;
+  const fields: OutputField[] = [];
+  for (const [path, field] of Object.entries(output)) {
+    if (!isSubDocument(field)) return undefined;
+    const name = Object.keys(field).find((key) => key.startsWith('$'));
+    if (name === undefined) return undefined;
+    const accumulator = WINDOW_FUNCTIONS[name]
+      ? undefined
+      : (context.getOperator('accumulator' as never, name) as AccumulatorOperator | null);
+    if (!WINDOW_FUNCTIONS[name] && !accumulator) return undefined;
+    fields.push({
+      path,
+      name,
+      args: field[name],
+      window: field.window as WindowSpec | undefined,
+      accumulator: accumulator ?? undefined,
+    });
+  }
+  return fields;
+}
+
+/** A copy of a shared result, so that no two documents share an array or document. */
 function copyOf(value: unknown): unknown {
   if (Array.isArray(value)) return [...(value as unknown[])];
   return isSubDocument(value) ? { ...value } : value;
 }
 
-/** `accumulator`, its result kept per array of documents and arguments for as long as the array lives. */
-function keptPerWindow(accumulator: AccumulatorOperator): AccumulatorOperator {
-  const kept = new WeakMap<object, Map<unknown, unknown>>();
-  return (collection, expr, options) => {
-    let results = kept.get(collection);
-    if (results === undefined) {
-      results = new Map();
-      kept.set(collection, results);
-    }
-    if (!results.has(expr)) results.set(expr, accumulator(collection, expr, options));
-    return copyOf(results.get(expr));
-  };
+/**
+ * mongod's `$sum` over a window with a bounded lower end (RemovableSum,
+ * window_function_sum.cpp) narrows an Int64 total that fits an int32 to an
+ * int32, where `$group`'s (and a left-unbounded window's) keeps it an Int64.
+ */
+function removableSum(value: unknown): unknown {
+  return typeof value === 'bigint' && value >= INT32_MIN && value <= INT32_MAX ? Number(value) : value;
 }
 
-/** `options` with `context` in place of its own, as mingo's options class or as plain options. */
-function withContext(options: Options, context: Context): Options {
-  const computed = options as unknown as { options?: Options; local?: unknown; constructor: unknown };
-  if (computed.options !== undefined && typeof computed.constructor === 'function') {
-    const OptionsClass = computed.constructor as new (options: Options, locals: unknown) => Options;
-    return new OptionsClass({ ...computed.options, context }, computed.local);
+/** Each document's result of an accumulator over its window of `partition`. */
+function accumulated(
+  field: OutputField,
+  accumulator: AccumulatorOperator,
+  partition: Document[],
+  endpoints: (index: number) => Endpoints,
+  options: Options,
+): unknown[] {
+  const over = (lo: number, hi: number): unknown => accumulator(partition.slice(lo, hi + 1), field.args, options);
+  if (isWholePartition(field.window)) {
+    const result = over(0, partition.length - 1);
+    return partition.map(() => copyOf(result));
   }
-  return { ...options, context };
+  const empty = () => accumulator([], field.args, options);
+  if (field.window?.documents !== undefined && isLeftUnbounded(field.window) && RUNNING_ACCUMULATORS.has(field.name)) {
+    const values = field.name === '$count' ? partition.map(() => null) : valuesOf(partition, field.args, options);
+    const prefixes = runningResults(field.name, values, (k) => over(0, k));
+    return partition.map((_, i) => {
+      const window = endpoints(i);
+      return window === undefined ? empty() : prefixes[window[1]];
+    });
+  }
+  const narrow = (field.name === '$sum' || field.name === '$count') && !isLeftUnbounded(field.window);
+  // Neighbouring documents often share a window (a range of equal values): each distinct one is computed once.
+  const known = new Map<string, unknown>();
+  return partition.map((_, i) => {
+    OperationBudget.tick();
+    const window = endpoints(i);
+    const key = window === undefined ? '' : `${window[0]},${window[1]}`;
+    if (!known.has(key)) {
+      const result = window === undefined ? empty() : over(window[0], window[1]);
+      known.set(key, narrow ? removableSum(result) : result);
+    }
+    return copyOf(known.get(key));
+  });
 }
 
-/** mingo's `$setWindowFields` (`original`) with its accumulators computed once per unbounded window. */
+/** The documents of `docs` with the stage's output fields set. */
+function setWindowFields(docs: Document[], spec: Document, fields: OutputField[], options: Options): Document[] {
+  const sortBy = spec.sortBy as SortSpec | undefined;
+  const sortKeys = Object.entries(sortBy ?? {});
+  const sortPath = sortKeys.length === 1 ? sortKeys[0]![0] : undefined;
+  const descending = sortKeys.length === 1 && Number(sortKeys[0]![1]) === -1;
+  // The results of the document being written, read by the projection's computed fields.
+  let current: unknown[] = [];
+  const tree = ProjectionTree.addingFields({}, () => () => undefined);
+  fields.forEach((field, index) => tree.addComputed(field.path, () => current[index]));
+  const out: Document[] = [];
+  for (const partition of windowPartitions(docs, spec.partitionBy, sortBy, options)) {
+    let sorted: readonly unknown[] | undefined;
+    const values = () => (sorted ??= sortPath === undefined ? [] : sortValues(partition, sortPath, options));
+    const results = fields.map((field) => {
+      const endpoints = windowEndpoints(field.window, partition.length, values);
+      if (field.accumulator) return accumulated(field, field.accumulator, partition, endpoints, options);
+      return WINDOW_FUNCTIONS[field.name]!({
+        partition,
+        args: field.args,
+        sortPath,
+        descending,
+        sortValues: values,
+        endpoints,
+        options,
+      });
+    });
+    partition.forEach((doc, i) => {
+      current = results.map((result) => result[i]);
+      out.push(tree.apply(doc));
+    });
+  }
+  return out;
+}
+
+/** `$setWindowFields` as mongod's, with mingo's stage (`original`) for its spec checks and any function not here. */
 export function windowFieldsStage(original: PipelineOperator): PipelineOperator {
   return (collection, expr, options) => {
     const context = options.context as Context | undefined;
-    if (context === undefined) return original(collection, expr, options);
-    const accumulators: Record<string, AccumulatorOperator> = {};
-    for (const name of outputOperators(expr)) {
-      const accumulator = context.getOperator('accumulator' as never, name) as AccumulatorOperator | null;
-      if (accumulator) accumulators[name] = keptPerWindow(accumulator);
-    }
-    // The first context's operators win (Context.from merges left to right, keeping what it has).
-    const windowContext = Context.from(
-      Context.init({ accumulator: accumulators } as unknown as Parameters<typeof Context.init>[0]),
-      context,
-    );
-    return original(collection, expr, withContext(options, windowContext));
+    const fields = context && isSubDocument(expr) ? outputFields(expr, context) : undefined;
+    if (fields === undefined) return original(collection, expr, options);
+    // mingo checks the spec (sortBy required, windows allowed, …) as it sets up, even over no documents.
+    original(Lazy([]), expr, options).collect();
+    return collection.transform((docs: Document[]) => Lazy(setWindowFields(docs, expr as Document, fields, options)));
   };
 }
