@@ -251,6 +251,80 @@ describe('conformance: $densify', () => {
     });
   });
 
+  describe('fill_and_densify.js', () => {
+    const parted = [
+      { val: 0, toFill: 1, part: 1 },
+      { val: 5, toFill: 3, part: 1 },
+      { val: 10, toFill: 5, part: 1 },
+      { val: 3, toFill: 10, part: 2 },
+      { val: 6, toFill: 13, part: 2 },
+      { val: 9, toFill: 16, part: 2 },
+    ];
+    /** `[val, toFill]` pairs of one partition as documents. */
+    const part = (n: number, pairs: [number, number | null][]): Document[] =>
+      pairs.map(([val, toFill]) => ({ val, toFill, part: n }));
+
+    it.each<[string, Document[], Document[], Document[]]>([
+      [
+        'full bounds, then locf',
+        [
+          { val: 0, toFill: 1 },
+          { val: 5, toFill: 3 },
+          { val: 10, toFill: 5 },
+        ],
+        [
+          { $densify: { field: 'val', range: { step: 1, bounds: 'full' } } },
+          { $fill: { output: { toFill: { method: 'locf' } } } },
+        ],
+        [1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 5].map((toFill, val) => ({ val, toFill })),
+      ],
+      [
+        'partition bounds, then locf by partition',
+        parted,
+        [
+          { $densify: { field: 'val', range: { step: 1, bounds: 'partition' }, partitionByFields: ['part'] } },
+          { $fill: { output: { toFill: { method: 'locf' } }, partitionByFields: ['part'] } },
+        ],
+        [
+          ...part(
+            1,
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((val): [number, number] => [val, val < 5 ? 1 : val < 10 ? 3 : 5]),
+          ),
+          ...part(
+            2,
+            [3, 4, 5, 6, 7, 8, 9].map((val): [number, number] => [val, val < 6 ? 10 : val < 9 ? 13 : 16]),
+          ),
+        ],
+      ],
+      [
+        'full bounds by partition, then locf by partition',
+        parted,
+        [
+          { $densify: { field: 'val', range: { step: 1, bounds: 'full' }, partitionByFields: ['part'] } },
+          { $fill: { output: { toFill: { method: 'locf' } }, partitionByFields: ['part'] } },
+        ],
+        [
+          ...part(
+            1,
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((val): [number, number] => [val, val < 5 ? 1 : val < 10 ? 3 : 5]),
+          ),
+          ...part(
+            2,
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((val): [number, number | null] => [
+              val,
+              val < 3 ? null : val < 6 ? 10 : val < 9 ? 13 : 16,
+            ]),
+          ),
+        ],
+      ],
+    ])('should densify then fill: %s', async (_name, docs, stages, expected) => {
+      const coll = await fx.fresh('fill_and_densify');
+      await coll.insertMany(docs.map((doc) => ({ ...doc })));
+      const results = await coll.aggregate([{ $project: { _id: 0 } }, ...stages]).toArray();
+      expect(sorted(results)).toEqual(sorted(expected));
+    });
+  });
+
   describe('decimal.js', () => {
     const decimal = (text: string): Decimal128 => Decimal128.fromString(text);
     const raw = { promoteValues: false } as const;
