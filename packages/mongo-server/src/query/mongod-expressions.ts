@@ -6,6 +6,7 @@ import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
 import type { ComputeOptions } from './aggregation-paths.js';
 import { DATE_OPERATORS } from './date-expressions.js';
 import { typeAlias } from './element-operators.js';
+import { toHashedIndexKey } from './hashed-index-key.js';
 import { CONVERSION_OPERATORS } from './type-conversions.js';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: Options) => unknown;
@@ -143,6 +144,7 @@ export function mongodExpressionOperators(
     ...CONVERSION_OPERATORS,
     $bsonSize: bsonSize,
     $binarySize: binarySize,
+    $toHashedIndexKey: toHashedIndexKey,
     $tsSecond: timestampPart('$tsSecond', 'Location5687301', 't'),
     $tsIncrement: timestampPart('$tsIncrement', 'Location5687302', 'i'),
     $switch: switchWithoutDefault(operators.$switch!),
