@@ -238,3 +238,60 @@ describe('index command errors', () => {
     });
   });
 });
+
+describe('hashed indexes', () => {
+  // index_key_validate / HashAccessMethod / ExpressionKeysPrivate::getHashKeys.
+  const ARRAY = 'Error: hashed indexes do not currently support array values. Found array at path: ';
+
+  it.each<[string, Document, number, string]>([
+    [
+      'two hashed fields',
+      { x: 'hashed', y: 'hashed' },
+      31303,
+      `A maximum of one index field is allowed to be hashed but found 2 for 'key' { x: "hashed", y: "hashed" }`,
+    ],
+  ])('should refuse %s', async (_label, key, code, message) => {
+    const collection = await fx.fresh('hashed_index');
+    const error = await rejection(collection.createIndex(key));
+    expect([error.code, error.message]).toEqual([code, message]);
+  });
+
+  it('should refuse a unique hashed index (16764)', async () => {
+    const collection = await fx.fresh('hashed_index');
+    const error = await rejection(collection.createIndex({ z: 'hashed' }, { unique: true }));
+    expect([error.code, error.message]).toEqual([
+      16764,
+      'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.',
+    ]);
+  });
+
+  it.each<[string, Document, string]>([
+    ['an array at the hashed field', { a: [1, 2] }, 'a'],
+    ['an array on the way to it', { b: [{ c: 1 }] }, 'b'],
+    ['an empty array', { a: [] }, 'a'],
+  ])('should refuse a document with %s (16766), inserted or updated, and keep it out', async (_label, doc, path) => {
+    const collection = await fx.fresh('hashed_index');
+    await collection.createIndexes([{ key: { a: 'hashed' } }, { key: { 'b.c': 'hashed', d: 1 } }]);
+    const inserted = await rejection(collection.insertOne({ _id: 1, ...doc } as Document));
+    expect([inserted.code, inserted.message]).toEqual([16766, `${ARRAY}${path}`]);
+    await collection.insertOne({ _id: 2, a: 1 } as Document);
+    const updated = await rejection(collection.updateOne({ _id: 2 } as Document, { $set: doc }));
+    expect([updated.code, updated.message]).toEqual([16766, `${ARRAY}${path}`]);
+    expect(await collection.find({}).toArray()).toEqual([{ _id: 2, a: 1 }]);
+  });
+
+  it('should fail to build over a document holding an array there (16766)', async () => {
+    const collection = await fx.fresh('hashed_index');
+    await collection.insertOne({ _id: 1, a: [1] } as Document);
+    const error = await rejection(collection.createIndex({ a: 'hashed' }));
+    expect(error.code).toBe(16766);
+    expect((await collection.indexes()).map((index) => index.name)).toEqual(['_id_']);
+  });
+
+  it('should take scalars, documents and missing values, and a compound hashed index', async () => {
+    const collection = await fx.fresh('hashed_index');
+    await collection.createIndexes([{ key: { a: 'hashed' } }, { key: { 'b.c': 'hashed', d: 1 } }]);
+    await collection.insertMany([{ a: 1 }, { a: { x: [1] } }, { b: 5 }, { b: { c: 'x' }, d: [1, 2] }, {}]);
+    expect(await collection.countDocuments({})).toBe(5);
+  });
+});

@@ -130,6 +130,20 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
   if (typeof spec.name !== 'string' || spec.name.length === 0) {
     throw new CommandError('FailedToParse', "Each index specification must have a 'name' string");
   }
+  // A hashed index hashes one field (compound since 4.4) and cannot enforce uniqueness (HashAccessMethod).
+  const hashed = Object.values(spec.key).filter((value) => value === 'hashed').length;
+  if (hashed > 1) {
+    throw new CommandError(
+      'Location31303',
+      `A maximum of one index field is allowed to be hashed but found ${hashed} for 'key' ${formatDocument(spec.key)}`,
+    );
+  }
+  if (hashed === 1 && spec.unique === true) {
+    throw new CommandError(
+      'Location16764',
+      'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.',
+    );
+  }
   const idIndex = Object.keys(spec.key).length === 1 && bsonEquals(spec.key._id, 1);
   const forbidden = idIndex ? ID_INDEX_FORBIDDEN.find((field) => Object.hasOwn(spec, field)) : undefined;
   if (forbidden !== undefined) {

@@ -115,7 +115,7 @@ export class TransactionOverlay implements CollectionView {
     this.lockKeys(idKey, doc);
     if (this.get(idKey)) throw duplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
     this.checkUnique(idKey, doc);
-    this.collection.checkTextLanguage(doc);
+    this.collection.checkIndexable(doc);
     this.remember(idKey, doc);
     this.record({ db: this.db, coll: this.name, operationType: 'insert', after: doc });
   }
@@ -123,7 +123,7 @@ export class TransactionOverlay implements CollectionView {
   replace(idKey: string, doc: Document, kind: 'update' | 'replace' = 'update'): void {
     this.lockKeys(idKey, doc);
     this.checkUnique(idKey, doc);
-    this.collection.checkTextLanguage(doc);
+    this.collection.checkIndexable(doc);
     const before = this.get(idKey);
     this.remember(idKey, doc);
     this.record({ db: this.db, coll: this.name, operationType: kind, before, after: doc });

@@ -68,6 +68,8 @@ export class CollectionIndex {
   readonly ordered?: OrderedIndex;
   /** The term postings, when this is a text index (`$text` reads them). */
   readonly text?: TextIndex;
+  /** The field a hashed index hashes (at most one per index). */
+  private readonly hashedField?: string;
 
   constructor(
     readonly spec: IndexSpec,
@@ -84,6 +86,7 @@ export class CollectionIndex {
       this.ordered = new OrderedIndex(spec.name, spec.key, spec.sparse === true, this.collation?.compare);
     }
     if (isTextIndexSpec(spec)) this.text = new TextIndex(spec);
+    this.hashedField = Object.keys(spec.key).find((field) => spec.key[field] === 'hashed');
   }
 
   /**
@@ -112,6 +115,26 @@ export class CollectionIndex {
       keys.set(encoded, { encoded, keyValue });
     }
     return [...keys.values()];
+  }
+
+  /** Throws what mongod throws generating `doc`'s keys for this index (a text index's language, a hashed field's array). */
+  checkIndexable(doc: Document): void {
+    this.text?.checkLanguage(doc);
+    if (this.hashedField === undefined) return;
+    // ExpressionKeysPrivate::getHashKeys: an array anywhere along the hashed path, named up to that array.
+    const parts = this.hashedField.split('.');
+    let value: unknown = doc;
+    for (let i = 0; i < parts.length; i++) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value) || bsonTag(value) !== undefined) return;
+      if (value instanceof Date || !Object.hasOwn(value, parts[i]!)) return;
+      value = (value as Document)[parts[i]!];
+      if (Array.isArray(value)) {
+        throw new CommandError(
+          'Location16766',
+          `Error: hashed indexes do not currently support array values. Found array at path: ${parts.slice(0, i + 1).join('.')}`,
+        );
+      }
+    }
   }
 
   /** The `_id` key of the committed document holding `encoded`, if any. */

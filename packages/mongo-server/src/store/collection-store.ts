@@ -74,9 +74,13 @@ export class CollectionStore implements CollectionView {
     return this.collatedId ? [this.collatedId, ...unique] : unique;
   }
 
-  /** Throws mongod's 17261/17262 when a text index cannot use `doc`'s language override field. */
-  checkTextLanguage(doc: Document): void {
-    for (const index of this.indexes.values()) index.text?.checkLanguage(doc);
+  /**
+   * Throws what mongod throws generating `doc`'s keys: 17261/17262 when a
+   * text index cannot use its language override field, 16766 when a hashed
+   * index's field holds an array.
+   */
+  checkIndexable(doc: Document): void {
+    for (const index of this.indexes.values()) index.checkIndexable(doc);
   }
 
   documents(): Iterable<Document> {
@@ -120,7 +124,7 @@ export class CollectionStore implements CollectionView {
     this.assertUnlocked(idKey, doc);
     if (this.docs.has(idKey)) throw duplicateKeyError(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
     this.checkUnique(doc, idKey);
-    this.checkTextLanguage(doc);
+    this.checkIndexable(doc);
     this.rawSet(idKey, doc);
     if (this.changes?.active)
       this.changes.documentWritten({ db: this.db, coll: this.name, operationType: 'insert', after: doc });
@@ -129,7 +133,7 @@ export class CollectionStore implements CollectionView {
   replace(idKey: string, doc: Document, kind: 'update' | 'replace' = 'update'): void {
     this.assertUnlocked(idKey, doc);
     this.checkUnique(doc, idKey);
-    this.checkTextLanguage(doc);
+    this.checkIndexable(doc);
     const before = this.docs.get(idKey);
     this.rawSet(idKey, doc);
     if (this.changes?.active)
@@ -191,7 +195,7 @@ export class CollectionStore implements CollectionView {
         }
       }
     }
-    if (index.text) for (const doc of this.docs.values()) index.text.checkLanguage(doc);
+    for (const doc of this.docs.values()) index.checkIndexable(doc);
     for (const [idKey, doc] of this.docs) index.add(idKey, this.seqs.get(idKey)!, doc);
     this.indexes.set(spec.name, index);
   }
