@@ -12,7 +12,7 @@
  */
 import { Decimal128, type Document, Double, Long } from 'mongodb';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { rejection, useDriverFixture } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -75,9 +75,19 @@ describe('conformance: $push and $addToSet accumulators', () => {
     expect(await accumulated(docs, { $last: '$v' })).toEqual(everywhere(null));
   });
 
-  it('should merge the values of $mergeObjects, a missing one adding nothing', async () => {
-    const docs = [{ _id: 0, d: { a: 1, b: 1 } }, { _id: 1 }, { _id: 2, d: { b: 2 } }];
-    expect(await accumulated(docs, { $mergeObjects: '$d' })).toEqual(everywhere({ a: 1, b: 2 }));
+  it('should merge the values of $mergeObjects, a missing one adding nothing; not a window function in 7.0', async () => {
+    const docs: Document[] = [{ _id: 0, d: { a: 1, b: 1 } }, { _id: 1 }, { _id: 2, d: { b: 2 } }];
+    const collection = await fx.fresh('array_accumulators');
+    await collection.insertMany(docs);
+    const run = async (stage: Document) =>
+      ((await collection.aggregate([stage]).toArray())[0] as Document).out as unknown;
+    expect(await run({ $group: { _id: null, out: { $mergeObjects: '$d' } } })).toEqual({ a: 1, b: 2 });
+    const bucket = { groupBy: { $literal: 1 }, boundaries: [0, 2], output: { out: { $mergeObjects: '$d' } } };
+    expect(await run({ $bucket: bucket })).toEqual({ a: 1, b: 2 });
+    // jstests/aggregation/sources/setWindowFields/parse.js: 7.0 has no $mergeObjects window function.
+    const window = { sortBy: { _id: 1 }, output: { out: { $mergeObjects: '$d' } } };
+    const error = await rejection(collection.aggregate([{ $setWindowFields: window }]).toArray());
+    expect([error.code, error.message]).toEqual([9, 'Unrecognized window function, $mergeObjects']);
   });
 
   describe('the n family', () => {

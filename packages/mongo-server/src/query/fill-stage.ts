@@ -88,7 +88,7 @@ function parseOutput(spec: unknown): { method?: string; value?: { expr: unknown 
   return { method, value };
 }
 
-/** mongod's checks of a `$fill` spec and the stages it stands for. */
+/** mongod's checks of a `$fill` spec, and the stages it stands for (checked then as those stages are). */
 export function parseFill(spec: unknown): FillStages {
   if (typeAlias(spec) !== 'object') {
     throw new CommandError(
@@ -129,15 +129,7 @@ export function parseFill(spec: unknown): FillStages {
     setWindowFields.partitionBy = partitionBy;
   }
   const hasMethod = Object.keys(windowOutput).length > 0;
-  const linear = Object.values(windowOutput).some((fn) => Object.hasOwn(fn as Document, '$linearFill'));
-  const sortKeys = typeAlias(fill.sortBy) === 'object' ? Object.keys(fill.sortBy as Document).length : 0;
-  // $setWindowFields' own check of $linearFill, which runs as it parses the rewrite.
-  if (linear && sortKeys !== 1) {
-    throw new CommandError(
-      'Location605001',
-      '$linearFill must be specified with a top level sortBy expression with exactly one element',
-    );
-  }
+  // The rewrite's own checks ($linearFill's one-key sortBy, 605001) are $setWindowFields' (pipeline-check.ts).
   return {
     setWindowFields: hasMethod ? setWindowFields : undefined,
     addFields: Object.keys(addFields).length > 0 ? addFields : undefined,

@@ -22,6 +22,7 @@ import { parseBucket } from './bucket-stage.js';
 import { parseBucketAuto } from './bucket-auto-stage.js';
 import { parseDensify } from './densify-stage.js';
 import { parseFill } from './fill-stage.js';
+import { checkSetWindowFields } from './window-fields-spec.js';
 import {
   checkCount,
   checkFacet,
@@ -180,13 +181,11 @@ const DOCUMENT_SPECS = new Map<string, (type: string, spec: unknown) => CommandE
     '$graphLookup',
     (type) => new CommandError('FailedToParse', `the $graphLookup specification must be an Object, but found ${type}`),
   ],
+  // createFromBson checks this before its IDL parser could (document_source_set_window_fields.cpp).
   [
     '$setWindowFields',
     (type) =>
-      new CommandError(
-        'TypeMismatch',
-        `BSON field '$setWindowFields' is the wrong type '${type}', expected type 'object'`,
-      ),
+      new CommandError('FailedToParse', `the $setWindowFields stage specification must be an object, found ${type}`),
   ],
   [
     '$collStats',
@@ -286,6 +285,13 @@ function checkStage(name: string, spec: unknown, scope: Scope): void {
       break;
     case '$group':
       checkGroup(spec, name, scope);
+      break;
+    case '$setWindowFields':
+      // Each expression (partitionBy, function arguments, bounds) checked where mongod parses it.
+      checkSetWindowFields(spec, (expr) => {
+        checkExpression(expr, MONGO_CONTEXT);
+        checkVariables(expr, scope);
+      });
       break;
     case '$densify':
       parseDensify(spec);

@@ -4,8 +4,8 @@
  * field computed over its window (window-bounds.ts) of the input documents
  * (an output field never sees another one's value), and the results set as
  * mongod's projection sets them (a dotted output path sets a field of a
- * sub-document). mingo's stage is still called on no documents first, for
- * its checks of the spec.
+ * sub-document). The spec is checked before the stage runs
+ * (window-fields-spec.ts, from pipeline-check.ts).
  *
  * An accumulator over a window that holds the whole partition (no `window`,
  * or `['unbounded', 'unbounded']`) is computed once per partition; `$sum`,
@@ -163,14 +163,15 @@ function setWindowFields(docs: Document[], spec: Document, fields: OutputField[]
   return out;
 }
 
-/** `$setWindowFields` as mongod's, with mingo's stage (`original`) for its spec checks and any function not here. */
+/**
+ * `$setWindowFields` as mongod's, with mingo's stage (`original`) for any function not here. Its
+ * spec is checked before any document is read, with mongod's codes (window-fields-spec.ts).
+ */
 export function windowFieldsStage(original: PipelineOperator): PipelineOperator {
   return (collection, expr, options) => {
     const context = options.context as Context | undefined;
     const fields = context && isSubDocument(expr) ? outputFields(expr, context) : undefined;
     if (fields === undefined) return original(collection, expr, options);
-    // mingo checks the spec (sortBy required, windows allowed, …) as it sets up, even over no documents.
-    original(Lazy([]), expr, options).collect();
     return collection.transform((docs: Document[]) => Lazy(setWindowFields(docs, expr as Document, fields, options)));
   };
 }
