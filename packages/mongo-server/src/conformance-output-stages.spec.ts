@@ -94,3 +94,54 @@ describe('$merge', () => {
     expect(error.code).toBe(code);
   });
 });
+
+describe("$merge's 'on' fields", () => {
+  /** A target collection `keyed` with a unique index on `key`, holding one document. */
+  async function keyed(key: Record<string, 1>) {
+    const target = await fx.fresh('keyed');
+    await target.createIndex(key, { unique: true });
+    await target.insertOne({ _id: 'old', k: 1, nested: { k: 1 }, note: 'kept' } as never);
+    return target;
+  }
+
+  it.each([
+    ['missing', {}, 51132, "$merge write error: 'on' field 'k' cannot be missing, null, undefined or an array"],
+    ['null', { k: null }, 51132, "$merge write error: 'on' field 'k' cannot be missing, null, undefined or an array"],
+    ['an array', { k: [1] }, 51185, "$merge write error: 'on' field 'k' is an array"],
+  ])(
+    'should refuse a result whose on field is %s (document_source_merge.cpp)',
+    async (_label, fields, code, message) => {
+      await keyed({ k: 1 });
+      const source = await fx.fresh('merge_source');
+      await source.insertOne({ _id: 1, ...fields } as never);
+      const error = await failure(source.aggregate([{ $merge: { into: 'keyed', on: 'k' } }]).toArray());
+      expect([error.code, error.message]).toEqual([code, message]);
+    },
+  );
+
+  it('should match on a dotted field through its sub-document', async () => {
+    const target = await fx.fresh('keyed');
+    await target.createIndex({ 'nested.k': 1 }, { unique: true });
+    await target.insertMany([
+      { _id: 'one', nested: { k: 1 } },
+      { _id: 'two', nested: { k: 2 } },
+    ] as never[]);
+    const source = await fx.fresh('merge_source');
+    await source.insertOne({ _id: 3, nested: { k: 1 }, qty: 7 } as never);
+    await source.aggregate([{ $project: { _id: 0 } }, { $merge: { into: 'keyed', on: 'nested.k' } }]).toArray();
+    expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'one', nested: { k: 1 }, qty: 7 },
+      { _id: 'two', nested: { k: 2 } },
+    ]);
+  });
+
+  it('should give a result without an _id one when merging on _id', async () => {
+    const source = await fx.fresh('merge_source');
+    await source.insertMany([{ v: 1 }, { v: 2 }] as never[]);
+    const target = await fx.fresh('merge_target');
+    await source.aggregate([{ $project: { _id: 0, v: 1 } }, { $merge: { into: 'merge_target' } }]).toArray();
+    const docs = await target.find().sort({ v: 1 }).toArray();
+    expect(docs.map((doc) => doc.v)).toEqual([1, 2]);
+    expect(docs.every((doc) => doc._id !== undefined && doc._id !== null)).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import { type Document, ObjectId } from 'bson';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { idFirst } from '../query/document-paths.js';
+import { typeAlias } from '../query/element-operators.js';
 import { allowStage, checkPipeline } from '../query/pipeline-check.js';
 import { CollectionStore } from '../store/collection-store.js';
 import { checkStorable } from '../store/document-limits.js';
@@ -70,6 +71,34 @@ function out(ctx: CommandContext, docs: Document[], spec: unknown): void {
   }
 }
 
+/** `Document::getNestedField`: the value at a dotted path through sub-documents only. */
+function nestedField(doc: Document, path: string): unknown {
+  let value: unknown = doc;
+  for (const name of path.split('.')) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, name)) {
+      return undefined;
+    }
+    value = (value as Document)[name];
+  }
+  return value;
+}
+
+/** mongod's checks of a result's 'on' fields (extractMergeOnFieldsFromDoc): 51185 for an array, 51132 for nullish. */
+function checkMergeOnFields(doc: Document, on: readonly string[]): void {
+  for (const field of on) {
+    const value = nestedField(doc, field);
+    if (Array.isArray(value)) {
+      throw new CommandError('Location51185', `$merge write error: 'on' field '${field}' is an array`);
+    }
+    if (value === undefined || value === null || typeAlias(value) === 'undefined') {
+      throw new CommandError(
+        'Location51132',
+        `$merge write error: 'on' field '${field}' cannot be missing, null, undefined or an array`,
+      );
+    }
+  }
+}
+
 /** `$merge` with `on` fields and the string forms of `whenMatched`/`whenNotMatched`. */
 function merge(ctx: CommandContext, docs: Document[], raw: unknown): void {
   const spec: Document = typeof raw === 'string' ? { into: raw } : ((raw ?? {}) as Document);
@@ -98,11 +127,14 @@ function merge(ctx: CommandContext, docs: Document[], raw: unknown): void {
     throw new CommandError('Location51183', 'Cannot find index to verify that join fields will be unique');
   }
   // One pass over the target, then a lookup per result: never results × documents comparisons.
-  const keyOf = (doc: Document): string => encodeIndexValue(on.map((field) => doc[field] ?? null));
+  const keyOf = (doc: Document): string => encodeIndexValue(on.map((field) => nestedField(doc, field) ?? null));
   const byKey = new Map<string, Document>();
   for (const stored of view.documents()) byKey.set(keyOf(stored), stored);
-  for (const doc of docs) {
+  for (const result of docs) {
     OperationBudget.tick();
+    // mongod gives a result without an _id one when _id is among the 'on' fields (makeBatchObject).
+    const doc = on.includes('_id') && result._id === undefined ? { _id: new ObjectId(), ...result } : result;
+    checkMergeOnFields(doc, on);
     const existing = byKey.get(keyOf(doc));
     if (!existing) {
       if (whenNotMatched === 'fail') {
