@@ -145,6 +145,10 @@ const CASES: Case[] = [
   unset('of an array with a $ field', ['$v'], 16410, DOLLAR_FIELD),
 
   group('with $sum of an empty list', { sum: { $sum: [] } }, 40237, 'The $sum accumulator is a unary operator'),
+  // parseCountAccumulator.
+  group('with $count of 1', { n: { $count: 1 } }, 14, '$count takes no arguments, i.e. $count:{}'),
+  group('with $count of a field', { n: { $count: '$a' } }, 14, '$count takes no arguments, i.e. $count:{}'),
+  group('with $count of a document', { n: { $count: { a: 1 } } }, 14, '$count takes no arguments, i.e. $count:{}'),
   group('with an empty accumulator', { v: {} }, 40234, "The field 'v' must be an accumulator object"),
   group(
     'with an _id of two operators',

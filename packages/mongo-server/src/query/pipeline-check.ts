@@ -58,7 +58,7 @@ export function allowStage(name: string): void {
  * order of mongod's `parseAccumulationStatement`: an object whose first
  * field is an operator (40234), a field name without `.` (40235) or a
  * leading `$` (40236), one accumulator (40238), not given an array (40237),
- * a known accumulator (15952).
+ * a known accumulator (15952), then its own argument checks.
  */
 function checkAccumulator(field: string, accumulator: unknown, scope: Scope): void {
   const keys = typeAlias(accumulator) === 'object' ? Object.keys(accumulator as Document) : [];
@@ -75,6 +75,10 @@ function checkAccumulator(field: string, accumulator: unknown, scope: Scope): vo
   if (Array.isArray(argument)) throw new CommandError('Location40237', `The ${name} accumulator is a unary operator`);
   if (!knownOperator(MONGO_CONTEXT, 'accumulator', name)) {
     throw new CommandError('Location15952', `unknown group operator '${name}'`);
+  }
+  // parseCountAccumulator: `$count` is `$sum: 1` and takes `{}` only (mingo took any argument).
+  if (name === '$count' && !(typeAlias(argument) === 'object' && Object.keys(argument as Document).length === 0)) {
+    throw new CommandError('TypeMismatch', '$count takes no arguments, i.e. $count:{}');
   }
   checkArgument(name, argument);
   checkExpression(argument, MONGO_CONTEXT);
