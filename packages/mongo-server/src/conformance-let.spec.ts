@@ -3,6 +3,8 @@
  * delete and findAndModify, from MongoDB 7's command reference; passes
  * against MONGO_URL too.
  */
+import { Timestamp } from 'mongodb';
+
 import { rejection, useDriverFixture } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
@@ -104,5 +106,39 @@ describe('let variables', () => {
     const c = await cakes();
     const error = await rejection(c.find({ $expr: { $eq: ['$flavor', '$$X'] } }, { let: { X: 1 } }).toArray());
     expect(error.code).toBe(16870);
+  });
+});
+
+describe('system variables and pipeline-style updates', () => {
+  it('should give $$CLUSTER_TIME, as a replica set member does: a Timestamp of now', async () => {
+    const c = await cakes();
+    const before = Math.floor(Date.now() / 1000);
+    const [doc] = await c
+      .aggregate([
+        { $match: { _id: 1 } },
+        { $project: { _id: 0, t: '$$CLUSTER_TIME', type: { $type: '$$CLUSTER_TIME' } } },
+      ])
+      .toArray();
+    expect(doc!.type).toBe('timestamp');
+    const seconds = (doc!.t as Timestamp).high;
+    expect(seconds).toBeGreaterThanOrEqual(before - 1);
+    expect(seconds).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+    await c.updateOne({ _id: 1 } as never, [{ $set: { at: '$$CLUSTER_TIME' } }]);
+    expect((await c.findOne({ _id: 1 } as never))!.at).toBeInstanceOf(Timestamp);
+  });
+
+  it.each([
+    ['$replaceWith of a document without _id', [{ $replaceWith: { n: '$price' } }], { _id: 1, n: 8 }],
+    ['$project without _id', [{ $project: { _id: 0, flavor: 1 } }], { _id: 1, flavor: 'chocolate' }],
+  ])('should keep the _id after %s, as a replacement does', async (_label, pipeline, expected) => {
+    const c = await cakes();
+    await c.updateOne({ _id: 1 } as never, pipeline);
+    expect(await c.findOne({ _id: 1 } as never)).toEqual(expected);
+  });
+
+  it('should refuse a pipeline that changes the _id (66)', async () => {
+    const c = await cakes();
+    const error = await rejection(c.updateOne({ _id: 1 } as never, [{ $replaceWith: { _id: 5 } }]));
+    expect(error.code).toBe(66);
   });
 });

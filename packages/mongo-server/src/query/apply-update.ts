@@ -115,6 +115,9 @@ export function applyUpdate(doc: Document, update: Document | Document[], option
     result = withMingoErrors(
       () => new Aggregator(update as PipelineStage[], preparedMingoOptions()).run([cloneValue(doc)]).at(0) as Document,
     );
+    // The pipeline's result replaces the document as a replacement does (applyReplacementUpdate):
+    // without an `_id` it keeps the original one (`$replaceWith`, `$project: { _id: 0 }`).
+    if (result._id === undefined && doc._id !== undefined) result = { _id: doc._id, ...result };
   } else {
     result = cloneValue(doc);
     new ParsedUpdate(update as Document, options.arrayFilters).applyTo(result, options);

@@ -1,4 +1,4 @@
-import { BSONRegExp, type Document, ObjectId } from 'bson';
+import { BSONRegExp, type Document, ObjectId, Timestamp } from 'bson';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -465,6 +465,16 @@ export const MONGO_CONTEXT: Context = Context.init({
   window: { ...windowOperators },
 } as unknown as Parameters<typeof Context.init>[0]);
 
+/**
+ * The system variables mingo does not define itself: `$$CLUSTER_TIME`, which
+ * a replica set member (as this server presents itself) gives as the
+ * current cluster time, a Timestamp of the seconds since the epoch.
+ */
+const SYSTEM_VARIABLES: Record<string, unknown> = Object.defineProperty({}, 'CLUSTER_TIME', {
+  enumerable: true,
+  get: () => new Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 }),
+});
+
 /** mingo options for the embedded server: strict MongoDB mode, no `$where` scripts. */
 export function mingoOptions(extra: Partial<Options> = {}): Partial<Options> {
   return {
@@ -475,6 +485,7 @@ export function mingoOptions(extra: Partial<Options> = {}): Partial<Options> {
     processingMode: ProcessingMode.CLONE_OFF,
     // A filter's `$jsonSchema` (find, $match, count) is checked as a collection validator's is.
     jsonSchemaValidator: compileSchema,
+    variables: SYSTEM_VARIABLES,
     ...extra,
   };
 }
