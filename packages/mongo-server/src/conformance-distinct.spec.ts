@@ -47,3 +47,47 @@ describe('distinct', () => {
     expect(await things.distinct('s', { _id: 1 } as never)).toHaveLength(90);
   });
 });
+
+describe('distinct along paths through arrays (jstests/core/distinct_array1.js, without an index)', () => {
+  const sorted = (values: unknown[]) => values.map(String).sort();
+
+  it('should list the elements of arrays, and those at a position', async () => {
+    const c = await fixture.fresh('distinct_array1');
+    await c.insertMany([{ a: [1, 2, 3] }, { a: [2, 3, 4] }, { a: [3, 4, 5] }, { a: 9 }] as never[]);
+    expect(sorted(await c.distinct('a'))).toEqual(sorted([1, 2, 3, 4, 5, 9]));
+    expect(sorted(await c.distinct('a.0'))).toEqual(['1', '2', '3']);
+    expect(sorted(await c.distinct('a.1'))).toEqual(['2', '3', '4']);
+    await c.insertMany([
+      { a: [{ b: 'a' }, { b: 'd' }], c: 12 },
+      { a: [{ b: 'b' }, { b: 'd' }], c: 12 },
+      { a: [{ b: 'c' }, { b: 'e' }], c: 12 },
+      { a: [{ b: 'c' }, { b: 'f' }], c: 12 },
+      { a: [], c: 12 },
+      { a: { b: 'z' }, c: 12 },
+    ] as never[]);
+    expect(sorted(await c.distinct('a.b'))).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'z']);
+    expect(sorted(await c.distinct('a.0.b'))).toEqual(['a', 'b', 'c']);
+    expect(sorted(await c.distinct('a.1.b'))).toEqual(['d', 'e', 'f']);
+  });
+
+  it('should read _id.a through a document holding an array', async () => {
+    const c = await fixture.fresh('distinct_array1');
+    await c.insertMany([
+      { _id: { a: [1, 2, 3] } },
+      { _id: { a: [2, 3, 4] } },
+      { _id: { a: [3, 4, 5] } },
+      { _id: { a: 9 } },
+    ] as never[]);
+    expect(sorted(await c.distinct('_id.a'))).toEqual(sorted([1, 2, 3, 4, 5, 9]));
+    expect(sorted(await c.distinct('_id.a.0'))).toEqual(['1', '2', '3']);
+  });
+
+  it('should expand a trailing array once, and not walk an array inside an array on the way (extractAllElementsAlongPath)', async () => {
+    const c = await fixture.fresh('distinct_nested');
+    await c.insertMany([{ a: [1, [2]] }, { a: [[{ b: 9 }]], b: 1 }, { a: [{ 0: 'field' }, 'x'] }] as never[]);
+    expect(await c.distinct('a')).toEqual([1, 'x', { 0: 'field' }, [2], [{ b: 9 }]]);
+    expect(await c.distinct('a.b')).toEqual([]);
+    // A numeric component is a position only, not a field of the array's documents.
+    expect(await c.distinct('a.0')).toEqual([1, { b: 9 }, { 0: 'field' }]);
+  });
+});

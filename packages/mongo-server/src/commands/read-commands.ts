@@ -1,14 +1,12 @@
 import { BSON, type Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
-import { resolve } from 'mingo/util';
 
-import { bsonEquals, compareBson } from '../bson/bson-compare.js';
+import { bsonEquals, compareBson, isSubDocument } from '../bson/bson-compare.js';
 import { Collation } from '../bson/collation.js';
 import type { CursorBatch, OpenCursorOptions } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { countQuery, recordIdsOf, runQuery, type QueryRequest, type QueryResult } from '../query/plan-executor.js';
 import { projectDocuments } from '../query/find-projection.js';
-import { hasProtoPart, ownPathValue } from '../query/proto-paths.js';
 import { projectWithTextScore } from '../query/text-search.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { checkFieldPath } from '../query/field-path.js';
@@ -237,20 +235,44 @@ const distinct: CommandHandler = (cmd, ctx) => {
   return Collation.run(commandCollation(ctx, name, cmd), () => distinctValues(cmd, ctx, name, key));
 };
 
+/**
+ * The values distinct takes from `value` at `parts`, as mongod's
+ * extractAllElementsAlongPath (dotted_path_support.cpp) walks it: the
+ * documents of an array on the way, or its element at a numeric component,
+ * never an array inside an array there, and a trailing array's elements,
+ * once (so `[1, [2]]` gives 1 and `[2]`; mingo's path flattened it to 1
+ * and 2).
+ */
+function distinctElements(value: unknown, parts: readonly string[], depth: number, out: unknown[]): void {
+  if (depth === parts.length) {
+    if (Array.isArray(value)) out.push(...(value as unknown[]).filter((element) => element !== undefined));
+    else if (value !== undefined) out.push(value);
+    return;
+  }
+  const part = parts[depth]!;
+  if (Array.isArray(value)) {
+    // A numeric component is a position in the array (and only that); any other reads its documents.
+    if (/^\d+$/.test(part)) {
+      if (Number(part) < (value as unknown[]).length)
+        distinctElements((value as unknown[])[Number(part)], parts, depth + 1, out);
+      return;
+    }
+    for (const element of value as unknown[]) {
+      OperationBudget.tick();
+      if (isSubDocument(element)) distinctElements(element, parts, depth, out);
+    }
+    return;
+  }
+  if (isSubDocument(value) && Object.hasOwn(value, part)) distinctElements(value[part], parts, depth + 1, out);
+}
+
 function distinctValues(cmd: Document, ctx: CommandContext, name: string, key: string): Document {
   const values: unknown[] = [];
   const segments = key.split('.');
-  const valueOf = hasProtoPart(key)
-    ? (doc: Document) => ownPathValue(doc, segments)
-    : (doc: Document) => resolve(doc, key);
   const collation = optionalDocument(cmd, 'collation');
   for (const doc of matchingDocuments(ctx.view(name), optionalDocument(cmd, 'query'), 0, collation)) {
-    const value: unknown = valueOf(doc);
-    const candidates = Array.isArray(value) ? value.flat() : [value];
-    for (const v of candidates) {
-      OperationBudget.tick();
-      if (v !== undefined) values.push(v);
-    }
+    OperationBudget.tick();
+    distinctElements(doc, segments, 0, values);
   }
   // Sorted, then equal neighbours dropped: a stable sort keeps the first met of equal values first.
   // (Comparing each value with every one kept ran past the 10 s command limit for 50,000 distinct values.)
