@@ -472,8 +472,17 @@ export const MONGO_CONTEXT: Context = Context.init({
  */
 const SYSTEM_VARIABLES: Record<string, unknown> = Object.defineProperty({}, 'CLUSTER_TIME', {
   enumerable: true,
-  get: () => new Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 }),
+  get: clusterTime,
 });
+
+/** Kept for the second it stands for: mingo reads every variable (`$$this` in a `$map` too) for each access. */
+let latestClusterTime = new Timestamp({ t: 0, i: 1 });
+
+function clusterTime(): Timestamp {
+  const seconds = Math.floor(Date.now() / 1000);
+  if (latestClusterTime.high !== seconds) latestClusterTime = new Timestamp({ t: seconds, i: 1 });
+  return latestClusterTime;
+}
 
 /** mingo options for the embedded server: strict MongoDB mode, no `$where` scripts. */
 export function mingoOptions(extra: Partial<Options> = {}): Partial<Options> {
