@@ -159,6 +159,53 @@ describe('conformance: $setWindowFields by the definition of its windows', () =>
     );
   });
 
+  it('should give each document the accumulator over its range window (numeric sortBy, ties included)', async () => {
+    // partition_iterator.cpp getEndpointsRangeBased: the window runs from the first document whose
+    // sortBy value is at least value + lower ('current': the document itself) to the last whose value
+    // is at most value + upper, empty when that is before the start.
+    const rangeBound = fc.oneof(fc.constantFrom<Bound>('unbounded', 'current'), fc.integer({ min: -4, max: 4 }));
+    const rows = fc.array(fc.record({ t: fc.integer({ min: 0, max: 12 }), v: fc.integer({ min: -5, max: 20 }) }), {
+      minLength: 1,
+      maxLength: 25,
+    });
+    const order = (lo: Bound, hi: Bound) =>
+      (lo === 'unbounded' ? -Infinity : lo === 'current' ? 0 : lo) <=
+      (hi === 'unbounded' ? Infinity : hi === 'current' ? 0 : hi);
+    await fc.assert(
+      fc.asyncProperty(
+        rows,
+        accumulator,
+        fc.tuple(rangeBound, rangeBound).filter(([lo, hi]) => order(lo, hi)),
+        async (list, op, [lo, hi]) => {
+          const collection = await fx.fresh('window_ranges');
+          await collection.insertMany(list.map((row, i) => ({ _id: i, ...row })) as Document[]);
+          const output: Document = { [op]: op === '$count' ? {} : '$v', window: { range: [lo, hi] } };
+          const results = await collection
+            .aggregate([
+              { $setWindowFields: { sortBy: { t: 1 }, output: { out: output } } },
+              { $sort: { t: 1, _id: 1 } },
+            ])
+            .toArray();
+          // The documents in the server's order (t, ties as it sorted them), as mongod walks them.
+          const ts = results.map((doc) => doc.t as number);
+          const vs = results.map((doc) => list[doc._id as number]!.v as unknown);
+          const want = results.map((_, i) => {
+            const first =
+              lo === 'unbounded' ? 0 : lo === 'current' ? i : ts.findIndex((t) => t >= ts[i]! + (lo as number));
+            let last = ts.length - 1;
+            if (hi === 'current') last = i;
+            else if (hi !== 'unbounded') {
+              while (last >= 0 && ts[last]! > ts[i]! + (hi as number)) last--;
+            }
+            return accumulate(op, first < 0 || last < first ? [] : vs.slice(first, last + 1));
+          });
+          expect(results.map((doc) => doc.out)).toEqual(want);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   it('should number, rank and shift the documents of each partition', async () => {
     const collection = await fx.fresh('window_ranks');
     const values = [5, 3, 3, 8, 1, 3, 8];

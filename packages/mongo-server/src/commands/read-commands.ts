@@ -245,8 +245,12 @@ const distinct: CommandHandler = (cmd, ctx) => {
  */
 function distinctElements(value: unknown, parts: readonly string[], depth: number, out: unknown[]): void {
   if (depth === parts.length) {
-    if (Array.isArray(value)) out.push(...(value as unknown[]).filter((element) => element !== undefined));
-    else if (value !== undefined) out.push(value);
+    if (!Array.isArray(value)) {
+      if (value !== undefined) out.push(value);
+      return;
+    }
+    // One push at a time: spreading a long array into push's arguments overflows the stack.
+    for (const element of value as unknown[]) if (element !== undefined) out.push(element);
     return;
   }
   const part = parts[depth]!;

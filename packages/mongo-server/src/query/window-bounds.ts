@@ -70,13 +70,70 @@ export function sortValues(partition: readonly Document[], path: string, options
   return valuesOf(partition, `$${path}`, options);
 }
 
-/** mongod's range window: endpoints by the `sortBy` values (`values`) of the partition. */
+/**
+ * What a range window needs of a partition's `sortBy` values, found once per
+ * partition: whether they ascend in BSON order (then a bound is found by
+ * binary search; a descending `sortBy` is scanned as mongod scans it), the
+ * first value of each type, and where each run of a type ends. Scanning for
+ * every document made a window over 20,000 documents run past the 10 s limit.
+ */
+class RangeValues {
+  readonly ascending: boolean;
+  private first: number | undefined;
+  /** For each position, the last position of the run of the same kind (number or not, Date or not) it is in. */
+  private readonly runEnd: Int32Array;
+
+  constructor(
+    readonly values: readonly unknown[],
+    readonly expected: (value: unknown) => boolean,
+  ) {
+    let ascending = true;
+    for (let i = 1; i < values.length && ascending; i++) ascending = compareBson(values[i - 1], values[i]) <= 0;
+    this.ascending = ascending;
+    this.runEnd = new Int32Array(values.length);
+    for (let i = values.length - 1; i >= 0; i--) {
+      const same = i + 1 < values.length && expected(values[i]) && expected(values[i + 1]);
+      this.runEnd[i] = same ? this.runEnd[i + 1]! : i;
+    }
+  }
+
+  /** The first position of a value of the window's type, or -1. */
+  firstExpected(): number {
+    this.first ??= this.values.findIndex(this.expected);
+    return this.first;
+  }
+
+  /** From `start`, the last position of its run of values of the window's type (start itself if none). */
+  lastOfRun(start: number): number {
+    return this.expected(this.values[start]) ? this.runEnd[start]! : start;
+  }
+
+  /** The first position from `start` on where `test` holds (it holds from there on in ascending values), or the length. */
+  firstFrom(start: number, test: (value: unknown) => boolean): number {
+    if (!this.ascending) {
+      let i = start;
+      while (i < this.values.length && !test(this.values[i])) i++;
+      return i;
+    }
+    let lo = start;
+    let hi = this.values.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (test(this.values[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+}
+
+/** mongod's range window: endpoints by the `sortBy` values of the partition. */
 function rangeEndpoints(
   bounds: readonly [Bound, Bound],
   unit: TimeUnit | undefined,
-  values: readonly unknown[],
+  range: RangeValues,
   index: number,
 ): Endpoints {
+  const values = range.values;
   const base = values[index];
   const isDate = (value: unknown) => value instanceof Date;
   if (unit !== undefined) {
@@ -100,7 +157,6 @@ function rangeEndpoints(
       );
     }
   }
-  const expected = (value: unknown) => (unit !== undefined ? isDate(value) : isBsonNumber(value));
   const threshold = (delta: number): unknown =>
     unit !== undefined
       ? new Date(dateAdd((base as Date).getTime(), unit, Math.trunc(delta), TimeZone.UTC))
@@ -109,25 +165,21 @@ function rangeEndpoints(
   let lo: number | undefined;
   if (lower === 'current') lo = index;
   else if (lower === 'unbounded') {
-    const first = values.findIndex(expected);
+    const first = range.firstExpected();
     lo = first < 0 ? undefined : first;
   } else {
     const limit = threshold(lower);
-    const first = values.findIndex((value) => compareBson(value, limit) >= 0);
+    const first = range.firstFrom(0, (value) => compareBson(value, limit) >= 0);
     // The first document past the threshold opens the window only if it has the window's type.
-    lo = first >= 0 && expected(values[first]) ? first : undefined;
+    lo = first < values.length && range.expected(values[first]) ? first : undefined;
   }
   if (lo === undefined) return undefined;
   let hi: number | undefined;
   if (upper === 'current') hi = index;
-  else if (upper === 'unbounded') {
-    let last = Math.max(lo, 0);
-    while (last + 1 < values.length && expected(values[last + 1])) last++;
-    hi = last;
-  } else {
+  else if (upper === 'unbounded') hi = range.lastOfRun(Math.max(lo, 0));
+  else {
     const limit = threshold(upper);
-    let next = lo;
-    while (next < values.length && compareBson(limit, values[next]) >= 0) next++;
+    const next = range.firstFrom(lo, (value) => compareBson(limit, value) < 0);
     hi = next === lo ? undefined : next - 1;
   }
   if (hi === undefined || lo > hi) return undefined;
@@ -144,9 +196,11 @@ export function windowEndpoints(
   values: () => readonly unknown[],
 ): (index: number) => Endpoints {
   if (window?.range !== undefined) {
-    const range = window.range;
-    const sorted = values();
-    return (index) => rangeEndpoints(range, window.unit, sorted, index);
+    const bounds = window.range;
+    const unit = window.unit;
+    const expected = (value: unknown) => (unit !== undefined ? value instanceof Date : isBsonNumber(value));
+    const range = new RangeValues(values(), expected);
+    return (index) => rangeEndpoints(bounds, unit, range, index);
   }
   const documents = window?.documents ?? (['unbounded', 'unbounded'] as const);
   return (index) => documentEndpoints(documents, index, length);

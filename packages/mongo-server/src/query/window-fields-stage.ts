@@ -9,8 +9,8 @@
  *
  * An accumulator over a window that holds the whole partition (no `window`,
  * or `['unbounded', 'unbounded']`) is computed once per partition; `$sum`,
- * `$count`, `$avg`, `$min` and `$max` over a left-unbounded `documents`
- * window (a running total) in one pass (window-running-accumulators.ts);
+ * `$count`, `$avg`, `$min` and `$max` over a left-unbounded window (a
+ * running total, by documents or by range) in one pass (window-running-accumulators.ts);
  * other windows call the accumulator over each document's window (once per
  * distinct window). The non-accumulator functions are window-functions.ts's.
  */
@@ -105,12 +105,20 @@ function accumulated(
     return partition.map(() => copyOf(result));
   }
   const empty = () => accumulator([], field.args, options);
-  if (field.window?.documents !== undefined && isLeftUnbounded(field.window) && RUNNING_ACCUMULATORS.has(field.name)) {
-    const values = field.name === '$count' ? partition.map(() => null) : valuesOf(partition, field.args, options);
-    const prefixes = runningResults(field.name, values, (k) => over(0, k));
+  if (isLeftUnbounded(field.window) && RUNNING_ACCUMULATORS.has(field.name)) {
+    // A window from the partition's first document (a range one may start later, at its first value
+    // of the window's type: that one is computed apart).
+    let prefixes: unknown[] | undefined;
     return partition.map((_, i) => {
+      OperationBudget.tick();
       const window = endpoints(i);
-      return window === undefined ? empty() : prefixes[window[1]];
+      if (window === undefined) return empty();
+      if (window[0] !== 0) return over(window[0], window[1]);
+      if (prefixes === undefined) {
+        const values = field.name === '$count' ? partition.map(() => null) : valuesOf(partition, field.args, options);
+        prefixes = runningResults(field.name, values, (k) => over(0, k));
+      }
+      return copyOf(prefixes[window[1]]);
     });
   }
   const narrow = (field.name === '$sum' || field.name === '$count') && !isLeftUnbounded(field.window);
