@@ -1,7 +1,8 @@
 /**
- * `$sum`, `$count`, `$avg`, `$min` and `$max` over left-unbounded
- * `documents` windows (`['unbounded', 'current']`, `['unbounded', n]`: a
- * running total) in one pass over the partition. Calling the accumulator
+ * `$sum`, `$count`, `$avg`, `$min` and `$max` over windows that start at
+ * the partition's first document (`['unbounded', 'current']`,
+ * `['unbounded', n]`, by documents or by range: a running total) in one
+ * pass over the partition. Calling the accumulator
  * over each document's window cost O(n²): a running total over 2,000
  * documents took 2 s. Each result here is what the server's accumulator
  * (numeric-expressions.ts, bson-group.ts) gives over the same documents:
