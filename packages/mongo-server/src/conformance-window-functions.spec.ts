@@ -13,7 +13,7 @@
  */
 import { type Document, Double, Int32, Long } from 'mongodb';
 
-import { useDriverFixture } from './conformance.fixture.js';
+import { rejection, useDriverFixture } from './conformance.fixture.js';
 
 const fx = useDriverFixture();
 
@@ -252,5 +252,46 @@ describe('conformance: $setWindowFields result types', () => {
     );
     expect(results.map((doc) => typed(doc.sliding))).toEqual(['int 1', 'int 3', 'int 5']);
     expect(results.map((doc) => typed(doc.running))).toEqual(['long 1', 'long 3', 'long 6']);
+  });
+});
+
+describe('$linearFill refusals (window_function_exec_linear_fill.cpp)', () => {
+  it.each<[string, Document[], number, string]>([
+    [
+      'a value to fill that is no number',
+      [
+        { _id: 1, t: 1, v: 'x' },
+        { _id: 2, t: 2, v: null },
+      ],
+      14,
+      'Value to be filled must be numeric or nullish, but found string',
+    ],
+    [
+      'a sortBy value that is no number or date',
+      [
+        { _id: 1, t: 'a', v: 1 },
+        { _id: 2, t: 'b', v: null },
+      ],
+      14,
+      'Value of the sortBy field must be numeric or a date, but found string',
+    ],
+    [
+      'a repeated sortBy value',
+      [
+        { _id: 1, t: 1, v: 1 },
+        { _id: 2, t: 1, v: null },
+      ],
+      6050106,
+      'There can be no repeated values in the sort field',
+    ],
+  ])('should refuse %s', async (_label, docs, code, message) => {
+    const collection = await fx.fresh('window_functions');
+    await collection.insertMany(docs);
+    const error = await rejection(
+      collection
+        .aggregate([{ $setWindowFields: { sortBy: { t: 1 }, output: { v: { $linearFill: '$v' } } } }])
+        .toArray(),
+    );
+    expect([error.code, error.message]).toEqual([code, message]);
   });
 });

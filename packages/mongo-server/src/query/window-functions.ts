@@ -31,6 +31,7 @@ import type { Options } from 'mingo/types';
 import { compareBson, isBsonNumber, isNaNNumber } from '../bson/bson-compare.js';
 import { CommandError } from '../commands/command-error.js';
 import { decimalArithmetic } from './decimal-arithmetic.js';
+import { typeAlias } from './element-operators.js';
 import { numericType, storedDouble, toDouble } from './numeric-types.js';
 import type { Endpoints } from './window-bounds.js';
 import { valuesOf } from './window-values.js';
@@ -159,10 +160,16 @@ const linearFill: WindowFunction = ({ partition, args, sortValues, options }) =>
   for (let i = 0; i < partition.length; i++) {
     const [x, y] = [xs[i], ys[i]];
     if (!isBsonNumber(y) && !isNullish(y)) {
-      throw new CommandError('TypeMismatch', `Value to be filled must be numeric or nullish, but found ${typeof y}`);
+      throw new CommandError(
+        'TypeMismatch',
+        `Value to be filled must be numeric or nullish, but found ${typeAlias(y)}`,
+      );
     }
     if (!isBsonNumber(x) && !(x instanceof Date)) {
-      throw new CommandError('TypeMismatch', 'Value of the sortBy field must be numeric or a date');
+      throw new CommandError(
+        'TypeMismatch',
+        `Value of the sortBy field must be numeric or a date, but found ${typeAlias(x)}`,
+      );
     }
     if (i > 0 && compareBson(xs[i - 1], x) === 0) {
       throw new CommandError('Location6050106', 'There can be no repeated values in the sort field');
