@@ -2,7 +2,7 @@ import { type Document, ObjectId } from 'bson';
 
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { OperationBudget } from '../query/operation-budget.js';
-import { idFirst } from '../query/document-paths.js';
+import { idFirst, nestedField } from '../query/document-paths.js';
 import { typeAlias } from '../query/element-operators.js';
 import { allowStage, checkPipeline } from '../query/pipeline-check.js';
 import { CollectionStore } from '../store/collection-store.js';
@@ -69,18 +69,6 @@ function out(ctx: CommandContext, docs: Document[], spec: unknown): void {
     for (const doc of previous) view.insert(doc);
     throw error;
   }
-}
-
-/** `Document::getNestedField`: the value at a dotted path through sub-documents only. */
-function nestedField(doc: Document, path: string): unknown {
-  let value: unknown = doc;
-  for (const name of path.split('.')) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, name)) {
-      return undefined;
-    }
-    value = (value as Document)[name];
-  }
-  return value;
 }
 
 /** mongod's checks of a result's 'on' fields (extractMergeOnFieldsFromDoc): 51185 for an array, 51132 for nullish. */

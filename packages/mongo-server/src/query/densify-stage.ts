@@ -29,6 +29,7 @@ import { ARITHMETIC_OPERATORS } from './arithmetic-expressions.js';
 import { dateAdd, type TimeUnit } from './date-arithmetic.js';
 import { TimeZone } from './date-time-zones.js';
 import { typeAlias } from './element-operators.js';
+import { nestedField } from './document-paths.js';
 import { checkFieldPath } from './field-path.js';
 import { joinKey } from './lookup-fields.js';
 import { numericType, storedDouble } from './numeric-types.js';
@@ -237,16 +238,6 @@ export function densifySort(spec: DensifySpec): Document {
   if (spec.bounds !== 'full') for (const partition of spec.partitionByFields) sort[partition] = 1;
   sort[spec.field] = 1;
   return sort;
-}
-
-/** `Document::getNestedField`: the value at `path` through sub-documents only (an array on the way: missing). */
-function nestedField(doc: Document, path: readonly string[]): unknown {
-  let value: unknown = doc;
-  for (const name of path) {
-    if (!isSubDocument(value) || !Object.hasOwn(value, name)) return undefined;
-    value = (value as Document)[name];
-  }
-  return value;
 }
 
 /** A copy of `doc` whose sub-documents and arrays are its own. */

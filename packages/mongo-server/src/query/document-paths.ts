@@ -22,6 +22,23 @@ export function setPath(doc: Document, path: string, value: unknown): void {
   target[parts[parts.length - 1]!] = value;
 }
 
+/**
+ * mongod's `Document::getNestedField`: the value at a dotted path through
+ * sub-documents only (an array, or anything else, on the way: missing), by
+ * own fields (a field named `__proto__` is a field).
+ */
+export function nestedField(doc: Document, path: string | readonly string[]): unknown {
+  let value: unknown = doc;
+  for (const name of typeof path === 'string' ? path.split('.') : path) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || bsonTag(value) !== undefined) {
+      return undefined;
+    }
+    if (value instanceof Date || !Object.hasOwn(value, name)) return undefined;
+    value = (value as Document)[name];
+  }
+  return value;
+}
+
 /** Returns a copy of `doc` with `_id` as its first field, as mongod stores it. */
 export function idFirst(doc: Document): Document {
   if (!('_id' in doc) || Object.keys(doc)[0] === '_id') return doc;
