@@ -36,6 +36,13 @@ interface ByIdCase {
   readonly expected: Record<string, Record<string, unknown>>;
 }
 
+/** integral.js's documents: a value every few seconds. */
+const INTEGRAL_DOCS: Document[] = [0, 4, 10, 18].map((s, i) => ({
+  _id: i,
+  time: new Date(Date.UTC(2020, 0, 1, 0, 0, s)),
+  y: [0, 2.4, 5.6, 6.8][i],
+}));
+
 const BY_ID_CASES: ByIdCase[] = [
   {
     // accumulator_rank.cpp: a new rank when the value does not compare equal (ValueComparator) to the last one.
@@ -99,11 +106,7 @@ const BY_ID_CASES: ByIdCase[] = [
   {
     // integral.js: range-based $integral with unit 'second'; an empty window gives null.
     name: '$integral over an empty range window is null (integral.js)',
-    docs: [0, 4, 10, 18].map((s, i) => ({
-      _id: i,
-      time: new Date(Date.UTC(2020, 0, 1, 0, 0, s)),
-      y: [0, 2.4, 5.6, 6.8][i],
-    })),
+    docs: INTEGRAL_DOCS,
     stage: {
       sortBy: { time: 1 },
       output: { integral: { $integral: { input: '$y', unit: 'second' }, window: { range: [-1, -1], unit: 'second' } } },
@@ -155,11 +158,7 @@ const GUARD_CASES: ByIdCase[] = [
   {
     // integral.js: range-based $integral with unit 'second' over [-6, 6] seconds.
     name: '$integral over range [-6, 6] seconds (integral.js)',
-    docs: [0, 4, 10, 18].map((s, i) => ({
-      _id: i,
-      time: new Date(Date.UTC(2020, 0, 1, 0, 0, s)),
-      y: [0, 2.4, 5.6, 6.8][i],
-    })),
+    docs: INTEGRAL_DOCS,
     stage: {
       sortBy: { time: 1 },
       output: { integral: { $integral: { input: '$y', unit: 'second' }, window: { range: [-6, 6], unit: 'second' } } },

@@ -34,6 +34,7 @@ import { checkFieldPath } from './field-path.js';
 import { joinKey } from './lookup-fields.js';
 import { numericType, storedDouble } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
+import { cloneValue } from './update-paths.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
@@ -238,22 +239,6 @@ export function densifySort(spec: DensifySpec): Document {
   if (spec.bounds !== 'full') for (const partition of spec.partitionByFields) sort[partition] = 1;
   sort[spec.field] = 1;
   return sort;
-}
-
-/** A copy of `doc` whose sub-documents and arrays are its own. */
-function copyDocument(value: unknown): unknown {
-  if (Array.isArray(value)) return (value as unknown[]).map(copyDocument);
-  if (!isSubDocument(value)) return value;
-  const copy: Document = {};
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(copy, key, {
-      value: copyDocument(value[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return copy;
 }
 
 function setOwn(doc: Document, name: string, value: unknown): void {
@@ -721,7 +706,7 @@ class Generator {
       else this.done = true;
     }
     this.min = nextValue;
-    const doc = copyDocument(this.include ?? {}) as Document;
+    const doc = cloneValue(this.include ?? {});
     let target = doc;
     for (const name of this.path.slice(0, -1)) {
       if (!isSubDocument(target[name])) setOwn(target, name, {});
