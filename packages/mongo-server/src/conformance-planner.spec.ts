@@ -72,6 +72,7 @@ const condition = fc.oneof(
     .tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }))
     .map(([low, high]) => ({ $gt: low, $lt: high })),
   scalar.map((v) => ({ $ne: v })),
+  fc.boolean().map((exists) => ({ $exists: exists })),
 );
 const filter = fc.oneof(
   fc.tuple(fieldName, condition).map(([field, cond]) => ({ [field]: cond })),

@@ -46,7 +46,8 @@ function boundable(value: unknown): boolean {
   return value !== undefined && !Array.isArray(value) && bsonTypeRank(value) !== REGEX_RANK;
 }
 
-function point(value: unknown): Interval {
+/** The interval of one value (and every value equal to it). */
+export function point(value: unknown): Interval {
   return { start: IndexEdge.before(value), end: IndexEdge.after(value) };
 }
 
@@ -91,6 +92,9 @@ export function operatorBounds(operator: string, value: unknown): IntervalList |
     if (!Array.isArray(value) || !value.every(boundable)) return undefined;
     return unionOf(value.map(point));
   }
+  // mongod reads `{ $exists: false }` as `{ $eq: null }` for bounds (the matcher then drops the nulls):
+  // a missing field's key is null. A sparse index lacks those documents, and the planner skips it.
+  if (operator === '$exists') return value === false ? [point(null)] : undefined;
   if (!boundable(value)) return undefined;
   const rank = bsonTypeRank(value);
   if (operator === '$eq') return [point(value)];

@@ -16,8 +16,11 @@ import {
   isPoints,
   isSinglePoint,
   operatorBounds,
+  point,
+  unionOf,
   type IntervalList,
 } from './index-bounds.js';
+import { hashedIndexKey } from './hashed-index-key.js';
 
 /** An index the planner may walk. */
 export interface PlannableIndex {
@@ -133,7 +136,9 @@ function sortSupport(
   const positions: number[] = [];
   for (const [path, wanted] of sort) {
     while (k < fields.length && fields[k]!.path !== path && isSinglePoint(bounds[k]!)) k++;
-    if (k >= fields.length || fields[k]!.path !== path || index.ordered.isMultikey(k)) return undefined;
+    if (k >= fields.length || fields[k]!.path !== path || fields[k]!.hashed || index.ordered.isMultikey(k)) {
+      return undefined;
+    }
     const relative = wanted * fields[k]!.direction;
     if (direction === 0) direction = relative;
     else if (relative !== direction) return undefined;
@@ -147,6 +152,27 @@ function fieldBounds(conditions: IntervalList[] | undefined, multikey: boolean):
   if (!conditions || conditions.length === 0) return FULL_RANGE;
   if (!multikey) return conditions.reduce(intersectionOf);
   return conditions.find(isPoints) ?? conditions[0]!;
+}
+
+/**
+ * The values a hashed field's conditions pin: their intersection when that
+ * is points (an equality or `$in` among them makes it so), else every value
+ * (FULL_RANGE): a range of values is no range of hashes.
+ */
+function hashedValues(conditions: IntervalList[] | undefined): IntervalList {
+  if (!conditions || conditions.length === 0) return FULL_RANGE;
+  const all = conditions.reduce(intersectionOf);
+  return isPoints(all) ? all : FULL_RANGE;
+}
+
+/**
+ * A hashed field's bounds: the hashes of the values it may take, or every
+ * key. Values that hash alike (`3` and `3.1`: a number hashes as the Int64
+ * it truncates to) share a point, and the matcher tells them apart.
+ */
+function hashedBounds(values: IntervalList, multikey: boolean): IntervalList {
+  if (values === FULL_RANGE || multikey) return FULL_RANGE;
+  return unionOf(values.map(({ start }) => point(hashedIndexKey(start.value))));
 }
 
 /**
@@ -164,15 +190,20 @@ function scanPlan(
   const sameCollation = Collation.same(index.collation, collation);
   const usable = (lists: IntervalList[] | undefined) =>
     sameCollation || !lists ? lists : lists.filter((list) => !hasCollatableBound(list));
+  // The values each field may take; a hashed field's bounds are then their hashes.
+  const valueBounds = ordered.fields.map((field, i) => {
+    const lists = usable(conditions.get(field.path));
+    return field.hashed ? hashedValues(lists) : fieldBounds(lists, ordered.isMultikey(i));
+  });
   const bounds = ordered.fields.map((field, i) =>
-    fieldBounds(usable(conditions.get(field.path)), ordered.isMultikey(i)),
+    field.hashed ? hashedBounds(valueBounds[i]!, ordered.isMultikey(i)) : valueBounds[i]!,
   );
   let points = 0;
   while (points < bounds.length && bounds[points] !== FULL_RANGE && isPoints(bounds[points]!)) points++;
   const ranged = points < bounds.length && bounds[points] !== FULL_RANGE;
   const support = sameCollation ? sortSupport(index, bounds, sort) : undefined;
   // A sparse index lacks the documents missing all its fields: usable only if the bounds exclude them.
-  const complete = !index.sparse || bounds.some((list) => list !== FULL_RANGE && !admitsNull(list));
+  const complete = !index.sparse || valueBounds.some((list) => list !== FULL_RANGE && !admitsNull(list));
   const unique = index.unique && points === bounds.length && bounds.every(isSinglePoint);
   const score = (unique ? 1000 : 0) + points * 10 + (ranged ? 5 : 0) + (support ? 4 : 0) - bounds.length * 0.01;
   return {

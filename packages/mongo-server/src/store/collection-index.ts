@@ -93,10 +93,17 @@ export class CollectionIndex {
    * Whether queries can be answered from this index. Not partial ones (the
    * planner would have to prove the query implies the filter). One with a
    * collation keeps its entries in that collation's order, and the planner
-   * walks it for strings only under the same collation.
+   * walks it for strings only under the same collation. Not a hashed index
+   * with a collation: mongod hashes a string's collation key there, which
+   * this server does not compute.
    */
   static plannable(spec: IndexSpec): boolean {
-    return spec.partialFilterExpression === undefined && OrderedIndex.supports(spec.key);
+    const hashed = Object.values(spec.key).includes('hashed');
+    return (
+      spec.partialFilterExpression === undefined &&
+      OrderedIndex.supports(spec.key) &&
+      !(hashed && spec.collation !== undefined && Collation.parse(spec.collation) !== undefined)
+    );
   }
 
   /** The keys `doc` contributes ([] when sparse/partial exclude it). */

@@ -3,6 +3,7 @@ import * as sortedBtree from 'sorted-btree';
 
 import { bsonTag, compareStrings, isSubDocument } from '../bson/bson-compare.js';
 import type { StringOrder } from '../bson/string-order.js';
+import { hashedIndexKey } from '../query/hashed-index-key.js';
 import { compareIndexValues } from './index-key-order.js';
 
 /** What this file uses of sorted-btree's `BTree`. */
@@ -30,8 +31,10 @@ export type IndexEntryKey = unknown[];
 /** An index's fields as the planner sees them. */
 export interface IndexField {
   readonly path: string;
-  /** 1 ascending, -1 descending. */
+  /** 1 ascending, -1 descending; 1 for a hashed field, whose entries are in hash order. */
   readonly direction: 1 | -1;
+  /** A `'hashed'` field: its entries hold the value's hashed index key (an Int64), not the value. */
+  readonly hashed: boolean;
 }
 
 /**
@@ -79,6 +82,22 @@ function collectValues(value: unknown, parts: readonly string[], at: number, out
     return false;
   }
   return collectValues(Object.hasOwn(value, parts[at]!) ? value[parts[at]!] : undefined, parts, at + 1, out);
+}
+
+/**
+ * The value a hashed index hashes at `parts`: missing (and so hashed as null)
+ * past a scalar, `arrays` set at an array. Writes refuse an array on the path
+ * (16766), so none is stored; if one were, the field counts as multikey and
+ * the planner gives it no bounds.
+ */
+function hashedValueAt(doc: Document, parts: readonly string[]): { value: unknown; array: boolean } {
+  let value: unknown = doc;
+  for (const part of parts) {
+    if (Array.isArray(value)) return { value: undefined, array: true };
+    if (!isSubDocument(value)) return { value: undefined, array: false };
+    value = Object.hasOwn(value, part) ? value[part] : undefined;
+  }
+  return Array.isArray(value) ? { value: undefined, array: true } : { value, array: false };
 }
 
 /** A document's entries in one index, per field whether its path met an array, and whether one held another. */
@@ -136,7 +155,8 @@ export class OrderedIndex {
   ) {
     this.fields = Object.entries(keyPattern).map(([path, direction]) => ({
       path,
-      direction: Number(direction) < 0 ? -1 : 1,
+      direction: direction !== 'hashed' && Number(direction) < 0 ? -1 : 1,
+      hashed: direction === 'hashed',
     }));
     this.parts = this.fields.map((field) => field.path.split('.'));
     this.multikeyDocs = this.fields.map(() => 0);
@@ -154,16 +174,17 @@ export class OrderedIndex {
 
   /**
    * Whether a key pattern can be kept in order: ascending or descending
-   * numbers only (not `text`, `hashed`, `2dsphere`), on paths without
-   * positional parts (`a.0` means an element or a field named "0", which
-   * only the matcher can tell apart).
+   * numbers, and `'hashed'` (kept in the order of its hashes), not `text` or
+   * `2dsphere`; on paths without positional parts (`a.0` means an element or
+   * a field named "0", which only the matcher can tell apart).
    */
   static supports(keyPattern: Document): boolean {
     return Object.entries(keyPattern).every(
       ([path, direction]) =>
-        (typeof direction === 'number' || typeof direction === 'bigint' || bsonTag(direction) !== undefined) &&
-        Number(direction) !== 0 &&
-        !Number.isNaN(Number(direction)) &&
+        (direction === 'hashed' ||
+          ((typeof direction === 'number' || typeof direction === 'bigint' || bsonTag(direction) !== undefined) &&
+            Number(direction) !== 0 &&
+            !Number.isNaN(Number(direction)))) &&
         path.split('.').every((part) => part.length > 0 && !/^\d+$/.test(part) && !part.startsWith('$')),
     );
   }
@@ -201,15 +222,22 @@ export class OrderedIndex {
     const perField: unknown[][] = [];
     const arrays: boolean[] = [];
     sawNestedArray = false;
-    for (const parts of this.parts) {
+    let missing = true;
+    this.parts.forEach((parts, i) => {
+      if (this.fields[i]!.hashed) {
+        const { value, array } = hashedValueAt(doc, parts);
+        if (value !== undefined) missing = false;
+        arrays.push(array);
+        perField.push([hashedIndexKey(value)]);
+        return;
+      }
       const values: unknown[] = [];
       arrays.push(collectValues(doc, parts, 0, values));
+      if (values.some((v) => v !== undefined)) missing = false;
       perField.push(values);
-    }
+    });
     const nested = sawNestedArray;
-    if (this.sparse && perField.every((values) => values.every((v) => v === undefined))) {
-      return { keys: [], arrays, nested };
-    }
+    if (this.sparse && missing) return { keys: [], arrays, nested };
     let keys: IndexEntryKey[] = [[]];
     for (const values of perField) keys = keys.flatMap((key) => values.map((v) => [...key, v]));
     for (const key of keys) key.push(seq);
