@@ -5,6 +5,7 @@ import { Aggregator } from 'mingo/aggregator';
 
 import { wrongType } from '../commands/command-arguments.js';
 import { CommandError } from '../commands/command-error.js';
+import { unknownField } from '../commands/idl-fields.js';
 import { typeAlias } from '../query/element-operators.js';
 import { checkPipeline } from '../query/pipeline-check.js';
 import { mingoOptions, withMingoErrors } from '../query/query-context.js';
@@ -185,7 +186,7 @@ export function parseChangeStream(
   const options = spec as Document;
   for (const field of Object.keys(options)) {
     if (!SPEC_FIELDS.has(field)) {
-      throw new CommandError('Location40415', `BSON field '$changeStream.${field}' is an unknown field.`);
+      throw unknownField(`$changeStream.${field}`);
     }
   }
   const fullDocument = enumField(options, 'fullDocument', ['default', 'updateLookup', 'whenAvailable', 'required']);

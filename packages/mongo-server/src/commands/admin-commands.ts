@@ -23,6 +23,7 @@ import {
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { missingField } from './idl-fields.js';
 import { killDroppedPlans, NAMESPACE_COMMANDS } from './namespace-commands.js';
 import { openCursor } from './read-commands.js';
 import { checkViewDefinition } from './view-commands.js';
@@ -284,7 +285,7 @@ function checkSessionUser(value: unknown, index: number): void {
   }
   for (const field of ['user', 'db']) {
     if (user[field] === undefined) {
-      throw new CommandError('Location40414', `BSON field '${label}.${field}' is missing but a required field`);
+      throw missingField(`${label}.${field}`);
     }
   }
 }

@@ -3,6 +3,7 @@ import { type Document, Long, ObjectId } from 'bson';
 import { wrongType } from './command-arguments.js';
 import type { ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { missingField } from './idl-fields.js';
 
 /**
  * Longest wait of an awaitable hello: Node's timers take at most 2^31 - 1 ms
@@ -33,7 +34,7 @@ function parseTopologyVersion(value: unknown): { processId: ObjectId; counter: b
   const fields = value as Document;
   for (const name of ['processId', 'counter']) {
     if (fields[name] === undefined) {
-      throw new CommandError('Location40414', `BSON field 'TopologyVersion.${name}' is missing but a required field`);
+      throw missingField(`TopologyVersion.${name}`);
     }
   }
   if (!(fields.processId instanceof ObjectId))

@@ -3,6 +3,7 @@ import type { Binary, Document } from 'bson';
 import { isSubDocument } from '../bson/bson-compare.js';
 import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
+import { missingField } from './idl-fields.js';
 
 /** The collection name in `cmd[commandName]`, validated as mongod does. */
 export function collectionName(
@@ -319,7 +320,7 @@ export function checkSessionId(value: unknown, label: string): void {
   if (bsonTypeName(value) !== 'object') throw wrongType(label, value, 'object');
   const id: unknown = (value as Document).id;
   if (id === undefined || id === null) {
-    throw new CommandError('Location40414', `BSON field '${label}.id' is missing but a required field`);
+    throw missingField(`${label}.id`);
   }
   if (bsonTypeName(id) !== 'binData') throw wrongType(`${label}.id`, id, 'binData');
   const subtype = (id as Binary).sub_type;

@@ -9,6 +9,7 @@ import { typeAlias } from '../query/element-operators.js';
 import { collectionName, wrongType } from './command-arguments.js';
 import type { CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { missingField } from './idl-fields.js';
 import { openCursor } from './read-commands.js';
 
 function sameKey(a: Document, b: Document): boolean {
@@ -168,7 +169,7 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'createIndexes', 'BadValue');
   const specs: unknown = cmd.indexes;
   if (specs === undefined) {
-    throw new CommandError('Location40414', "BSON field 'createIndexes.indexes' is missing but a required field");
+    throw missingField('createIndexes.indexes');
   }
   if (specs === null) throw new CommandError('Location10065', 'invalid parameter: expected an object (indexes)');
   if (!Array.isArray(specs)) throw wrongType('createIndexes.indexes', specs, 'array');
@@ -279,7 +280,7 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
     }
   } else if (typeof target === 'string') names.push(target);
   else if (target === undefined) {
-    throw new CommandError('Location40414', "BSON field 'dropIndexes.index' is missing but a required field");
+    throw missingField('dropIndexes.index');
   } else if (typeAlias(target) !== 'object') {
     throw new CommandError(
       'TypeMismatch',

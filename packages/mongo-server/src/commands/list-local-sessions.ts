@@ -8,6 +8,7 @@ import { sessionUserDigest } from '../session/logical-session-cache.js';
 import type { CommandContext } from './command-context.js';
 import { aggregateCursor, wrongType } from './command-arguments.js';
 import { CommandError } from './command-error.js';
+import { missingField, unknownField } from './idl-fields.js';
 import { openCursor } from './read-commands.js';
 
 const STAGE = '$listLocalSessions';
@@ -21,7 +22,7 @@ function stageWrongType(field: string, value: unknown, expected: string): Comman
 function requiredString(user: Document, field: 'user' | 'db'): string {
   const value: unknown = user[field];
   if (value === undefined) {
-    throw new CommandError('Location40414', `BSON field '${STAGE}.users.${field}' is missing but a required field`);
+    throw missingField(`${STAGE}.users.${field}`);
   }
   if (typeof value !== 'string') throw stageWrongType(`users.${field}`, value, 'string');
   return value;
@@ -43,7 +44,7 @@ function parseSpec(spec: unknown): Binary[] | undefined {
   const doc = spec as Document;
   for (const key of Object.keys(doc)) {
     if (key !== 'allUsers' && key !== 'users' && key !== '$_internalPredicate') {
-      throw new CommandError('Location40415', `BSON field '${STAGE}.${key}' is an unknown field.`);
+      throw unknownField(`${STAGE}.${key}`);
     }
   }
   if (doc.allUsers !== undefined && typeof doc.allUsers !== 'boolean')

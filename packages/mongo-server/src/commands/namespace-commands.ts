@@ -15,6 +15,7 @@ import {
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { missingField, unknownField } from './idl-fields.js';
 
 function existing(ctx: CommandContext, name: string): CollectionStore {
   const collection = ctx.store.collection(ctx.db, name);
@@ -27,16 +28,14 @@ const collMod: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'collMod');
   const allowed = new Set(['collMod', 'validator', 'validationLevel', 'validationAction', 'index']);
   for (const field of Object.keys(cmd)) {
-    if (!allowed.has(field) && !GENERIC_FIELDS.has(field)) {
+    if (allowed.has(field) || GENERIC_FIELDS.has(field)) continue;
+    if (['viewOn', 'pipeline', 'timeseries', 'changeStreamPreAndPostImages'].includes(field)) {
       throw new CommandError(
-        field === 'viewOn' || field === 'pipeline' || field === 'timeseries' || field === 'changeStreamPreAndPostImages'
-          ? 'CommandNotSupported'
-          : 'Location40415',
-        field === 'viewOn' || field === 'pipeline' || field === 'timeseries' || field === 'changeStreamPreAndPostImages'
-          ? `collMod '${field}' is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`
-          : `BSON field 'collMod.${field}' is an unknown field.`,
+        'CommandNotSupported',
+        `collMod '${field}' is not supported by the embedded server: use a real MongoDB (MONGO_URL) for it`,
       );
     }
+    throw unknownField(`collMod.${field}`);
   }
   const collection = existing(ctx, name);
   const settings: Document = {};
@@ -96,13 +95,10 @@ const renameCollection: CommandHandler = (cmd, ctx) => {
   const [from, to] = [cmd.renameCollection, cmd.to];
   // Both are IDL namespace strings: null reads as missing.
   if (from === null || from === undefined) {
-    throw new CommandError(
-      'Location40414',
-      "BSON field 'renameCollection.renameCollection' is missing but a required field",
-    );
+    throw missingField('renameCollection.renameCollection');
   }
   if (to === null || to === undefined) {
-    throw new CommandError('Location40414', "BSON field 'renameCollection.to' is missing but a required field");
+    throw missingField('renameCollection.to');
   }
   if (typeof from !== 'string') throw wrongType('renameCollection.renameCollection', from, 'string');
   if (typeof to !== 'string') throw wrongType('renameCollection.to', to, 'string');

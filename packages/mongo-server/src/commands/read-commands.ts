@@ -27,6 +27,7 @@ import {
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { missingField } from './idl-fields.js';
 import { explainReply } from './explain-command.js';
 import { checkInvolvedViews } from './view-graph.js';
 
@@ -174,7 +175,7 @@ const getMore: CommandHandler = (cmd, ctx) => {
   if (typeof id !== 'bigint') throw wrongType('getMore.getMore', id, 'long');
   const collection: unknown = cmd.collection;
   if (collection === undefined) {
-    throw new CommandError('Location40414', "BSON field 'getMore.collection' is missing but a required field");
+    throw missingField('getMore.collection');
   }
   if (typeof collection !== 'string') throw wrongType('getMore.collection', collection, 'string');
   const ns = `${ctx.db}.${collection}`;
@@ -219,7 +220,7 @@ const count: CommandHandler = (cmd, ctx) => {
 export function distinctRequest(cmd: Document): { key: string; query?: Document } {
   const key: unknown = cmd.key;
   if (key === undefined) {
-    throw new CommandError('Location40414', "BSON field 'distinct.key' is missing but a required field");
+    throw missingField('distinct.key');
   }
   if (typeof key !== 'string') throw wrongType('distinct.key', key, 'string');
   if (key.includes('\0')) throw new CommandError('Location31032', 'Key field cannot contain an embedded null byte');

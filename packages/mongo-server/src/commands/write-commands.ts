@@ -22,6 +22,7 @@ import {
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { missingField, unknownField } from './idl-fields.js';
 import { commandCollation, matchingDocuments } from './read-commands.js';
 import { namedIdTwice } from '../wire/duplicate-ids.js';
 
@@ -160,7 +161,7 @@ const update: CommandHandler = (cmd, ctx) => {
     optionalDocumentArray(statement.arrayFilters, 'update.updates.arrayFilters');
     // MongoDB 8.0 added `sort` to update statements; 7.0, which this server reports, refuses it.
     if (statement.sort !== undefined) {
-      throw new CommandError('Location40415', "BSON field 'update.updates.sort' is an unknown field.");
+      throw unknownField('update.updates.sort');
     }
   }
   const ordered = orderedOption(cmd);
@@ -216,7 +217,7 @@ const deleteCommand: CommandHandler = (cmd, ctx) => {
     // Both are required fields of a delete statement (drivers always send them).
     for (const field of ['q', 'limit']) {
       if (statement[field] === undefined) {
-        throw new CommandError('Location40414', `BSON field 'delete.deletes.${field}' is missing but a required field`);
+        throw missingField(`delete.deletes.${field}`);
       }
     }
     const limit = deleteLimit(statement.limit);

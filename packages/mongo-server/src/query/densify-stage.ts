@@ -25,6 +25,7 @@ import { bsonTypeRank, compareBson, isSubDocument, NUMBER_RANK } from '../bson/b
 import { stringClasses } from '../bson/collation.js';
 import { activeStringOrder } from '../bson/string-order.js';
 import { CommandError } from '../commands/command-error.js';
+import { checkStructFields } from '../commands/idl-fields.js';
 import { ARITHMETIC_OPERATORS } from './arithmetic-expressions.js';
 import { dateAdd, type TimeUnit } from './date-arithmetic.js';
 import { TimeZone } from './date-time-zones.js';
@@ -62,26 +63,6 @@ function wrongType(path: string, value: unknown, expected: string): CommandError
     'TypeMismatch',
     `BSON field '${path}' is the wrong type '${typeAlias(value)}', expected ${expected}`,
   );
-}
-
-/** The fields of a strict IDL struct, each checked in turn by `check`, then the missing ones (40415, 40414). */
-function parseStruct(
-  path: string,
-  spec: Document,
-  fields: Readonly<Record<string, boolean>>,
-  check: (field: string, value: unknown) => void,
-): void {
-  for (const key of Object.keys(spec)) {
-    if (!Object.hasOwn(fields, key)) {
-      throw new CommandError('Location40415', `BSON field '${path}.${key}' is an unknown field.`);
-    }
-    check(key, spec[key]);
-  }
-  for (const [field, required] of Object.entries(fields)) {
-    if (required && !Object.hasOwn(spec, field)) {
-      throw new CommandError('Location40414', `BSON field '${path}.${field}' is missing but a required field`);
-    }
-  }
 }
 
 /** Whether a numeric value is a whole number that fits an Int64 (`Value::integral64Bit`). */
@@ -175,37 +156,47 @@ export function parseDensify(spec: unknown): DensifySpec {
   let field: string | undefined;
   let partitionByFields: string[] = [];
   let range: { step: unknown; unit: string | undefined; bounds: unknown } | undefined;
-  parseStruct('$densify', spec as Document, { field: true, partitionByFields: false, range: true }, (key, value) => {
-    if (key === 'field') {
-      if (typeof value !== 'string') throw wrongType('$densify.field', value, "type 'string'");
-      field = value;
-    } else if (key === 'partitionByFields') {
-      if (!Array.isArray(value)) throw wrongType('$densify.partitionByFields', value, "type 'array'");
-      (value as unknown[]).forEach((name, i) => {
-        if (typeof name !== 'string') throw wrongType(`$densify.partitionByFields.${i}`, name, "type 'string'");
-      });
-      partitionByFields = value as string[];
-    } else {
-      if (typeAlias(value) !== 'object') throw wrongType('$densify.range', value, "type 'object'");
-      let step: unknown;
-      let unit: string | undefined;
-      let bounds: unknown;
-      parseStruct('$densify.range', value as Document, { step: true, unit: false, bounds: true }, (name, argument) => {
-        if (name === 'step') {
-          if (numericType(argument) === undefined) {
-            throw wrongType('$densify.range.step', argument, "types '[long, int, decimal, double]'");
-          }
-          step = argument;
-        } else if (name === 'unit') {
-          if (typeof argument !== 'string') throw wrongType('$densify.range.unit', argument, "type 'string'");
-          unit = argument;
-        } else {
-          bounds = argument;
-        }
-      });
-      range = { step, unit, bounds };
-    }
-  });
+  checkStructFields(
+    '$densify',
+    spec as Document,
+    { field: true, partitionByFields: false, range: true },
+    (key, value) => {
+      if (key === 'field') {
+        if (typeof value !== 'string') throw wrongType('$densify.field', value, "type 'string'");
+        field = value;
+      } else if (key === 'partitionByFields') {
+        if (!Array.isArray(value)) throw wrongType('$densify.partitionByFields', value, "type 'array'");
+        (value as unknown[]).forEach((name, i) => {
+          if (typeof name !== 'string') throw wrongType(`$densify.partitionByFields.${i}`, name, "type 'string'");
+        });
+        partitionByFields = value as string[];
+      } else {
+        if (typeAlias(value) !== 'object') throw wrongType('$densify.range', value, "type 'object'");
+        let step: unknown;
+        let unit: string | undefined;
+        let bounds: unknown;
+        checkStructFields(
+          '$densify.range',
+          value as Document,
+          { step: true, unit: false, bounds: true },
+          (name, argument) => {
+            if (name === 'step') {
+              if (numericType(argument) === undefined) {
+                throw wrongType('$densify.range.step', argument, "types '[long, int, decimal, double]'");
+              }
+              step = argument;
+            } else if (name === 'unit') {
+              if (typeof argument !== 'string') throw wrongType('$densify.range.unit', argument, "type 'string'");
+              unit = argument;
+            } else {
+              bounds = argument;
+            }
+          },
+        );
+        range = { step, unit, bounds };
+      }
+    },
+  );
   const checked = parseRange(range!.step, range!.unit, range!.bounds);
   for (const partition of partitionByFields) checkFieldPath(partition);
   checkFieldPath(field!);

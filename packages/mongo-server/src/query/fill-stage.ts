@@ -14,6 +14,7 @@ import type { Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 
 import { CommandError } from '../commands/command-error.js';
+import { checkStructFields, unknownField } from '../commands/idl-fields.js';
 import { typeAlias } from './element-operators.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
@@ -33,25 +34,21 @@ function wrongType(field: string, value: unknown, expected: string): CommandErro
 
 /** FillSpec's IDL checks, field by field in the spec's order, then the required `output` (40414). */
 function checkSpecFields(spec: Document): void {
-  for (const [key, value] of Object.entries(spec)) {
+  const fields = { sortBy: false, output: true, partitionBy: false, partitionByFields: false };
+  checkStructFields('$fill', spec, fields, (key, value) => {
     if (key === 'sortBy' || key === 'output') {
       if (typeAlias(value) !== 'object') throw wrongType(key, value, "type 'object'");
     } else if (key === 'partitionBy') {
       if (typeAlias(value) !== 'object' && typeof value !== 'string') {
         throw wrongType(key, value, "types '[object, string]'");
       }
-    } else if (key === 'partitionByFields') {
+    } else {
       if (!Array.isArray(value)) throw wrongType(key, value, "type 'array'");
       (value as unknown[]).forEach((name, i) => {
         if (typeof name !== 'string') throw wrongType(`${key}.${i}`, name, "type 'string'");
       });
-    } else {
-      throw new CommandError('Location40415', `BSON field '$fill.${key}' is an unknown field.`);
     }
-  }
-  if (!Object.hasOwn(spec, 'output')) {
-    throw new CommandError('Location40414', "BSON field '$fill.output' is missing but a required field");
-  }
+  });
 }
 
 /** One output field's spec (FillOutputSpec, parsed under the stage's name as mongod does). */
@@ -71,7 +68,7 @@ function parseOutput(spec: unknown): { method?: string; value?: { expr: unknown 
     } else if (key === 'value') {
       value = { expr: argument };
     } else {
-      throw new CommandError('Location40415', `BSON field '$fill.${key}' is an unknown field.`);
+      throw unknownField(`$fill.${key}`);
     }
   }
   if (method !== undefined) {

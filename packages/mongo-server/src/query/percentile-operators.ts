@@ -34,6 +34,7 @@ import type { Options } from 'mingo/types';
 import { isBsonNumber } from '../bson/bson-compare.js';
 import { formatKeyValue, formatValue } from '../bson/format-key-value.js';
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
+import { checkStructFields } from '../commands/idl-fields.js';
 import { typeAlias } from './element-operators.js';
 import { storedDouble, toDouble } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
@@ -49,9 +50,9 @@ const NOT_A_DOCUMENT: Readonly<Record<Quantile, { accumulator: ErrorCodeName; ex
 };
 
 /** The fields of each operator's IDL struct, all required, in the order a missing one is reported. */
-const FIELDS: Readonly<Record<Quantile, readonly string[]>> = {
-  $percentile: ['input', 'p', 'method'],
-  $median: ['input', 'method'],
+const FIELDS: Readonly<Record<Quantile, Readonly<Record<string, boolean>>>> = {
+  $percentile: { input: true, p: true, method: true },
+  $median: { input: true, method: true },
 };
 
 /** What `$median` computes: mongod's `$percentile` with `p: [0.5]`. */
@@ -76,18 +77,9 @@ function checkMethod(name: Quantile, method: unknown): void {
 
 /** The spec's fields as mongod's IDL parser checks them: each in turn, then the missing ones. */
 function checkFields(name: Quantile, spec: Document): void {
-  const fields = FIELDS[name];
-  for (const key of Object.keys(spec)) {
-    if (!fields.includes(key)) {
-      throw new CommandError('Location40415', `BSON field '${name}.${key}' is an unknown field.`);
-    }
-    if (key === 'method') checkMethod(name, spec[key]);
-  }
-  for (const field of fields) {
-    if (!Object.hasOwn(spec, field)) {
-      throw new CommandError('Location40414', `BSON field '${name}.${field}' is missing but a required field`);
-    }
-  }
+  checkStructFields(name, spec, FIELDS[name], (key, value) => {
+    if (key === 'method') checkMethod(name, value);
+  });
 }
 
 /** Whether `expr` reads the document (a field path, `$$ROOT`, `$$CURRENT`), which mongod's parseP cannot fold to a constant. */

@@ -13,6 +13,7 @@ import type { Document } from 'bson';
 
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
+import { checkStructFields } from '../commands/idl-fields.js';
 import { typeAlias } from './element-operators.js';
 import { checkFieldName, checkFieldPath } from './field-path.js';
 
@@ -304,14 +305,7 @@ export function checkReplaceRoot(spec: unknown): void {
       `expected an object as specification for $replaceRoot stage, got ${typeAlias(spec)}`,
     );
   }
-  for (const key of Object.keys(spec as Document)) {
-    if (key !== 'newRoot') {
-      throw new CommandError('Location40415', `BSON field '$replaceRoot.${key}' is an unknown field.`);
-    }
-  }
-  if (!Object.hasOwn(spec as Document, 'newRoot')) {
-    throw new CommandError('Location40414', "BSON field '$replaceRoot.newRoot' is missing but a required field");
-  }
+  checkStructFields('$replaceRoot', spec as Document, { newRoot: true });
 }
 
 /**
@@ -330,7 +324,7 @@ export function checkUnionWith(spec: unknown): void {
     );
   }
   const union = spec as Document;
-  for (const [key, value] of Object.entries(union)) {
+  checkStructFields('$unionWith', union, { coll: false, pipeline: false }, (key, value) => {
     if (key === 'coll') {
       if (typeof value !== 'string') {
         throw new CommandError(
@@ -338,7 +332,7 @@ export function checkUnionWith(spec: unknown): void {
           `BSON field '$unionWith.coll' is the wrong type '${typeAlias(value)}', expected type 'string'`,
         );
       }
-    } else if (key === 'pipeline') {
+    } else {
       if (!Array.isArray(value)) {
         throw new CommandError(
           'TypeMismatch',
@@ -353,10 +347,8 @@ export function checkUnionWith(spec: unknown): void {
           );
         }
       });
-    } else {
-      throw new CommandError('Location40415', `BSON field '$unionWith.${key}' is an unknown field.`);
     }
-  }
+  });
   if (union.coll === undefined) {
     const first = (union.pipeline as Document[] | undefined)?.[0];
     if (first === undefined || !Object.hasOwn(first, '$documents')) {
