@@ -46,6 +46,8 @@ import { budgetedAccumulatorOperators, budgetedPipelineOperators, budgetedQueryO
 import { sampleStage } from './sample-stage.js';
 import { unwindStage } from './unwind-stage.js';
 import { regexTest } from './linear-regex.js';
+import { GEO_OPERATORS } from './geo-query-operators.js';
+import { sampleRateCondition } from './sample-rate-operator.js';
 import { compileSchema } from './json-schema.js';
 import { graphLookupStage } from './graph-lookup-stage.js';
 import { lookupByFields } from './lookup-fields.js';
@@ -231,6 +233,7 @@ const BSON_QUERY_OPERATORS = {
   $bitsAllClear,
   $bitsAnySet,
   $bitsAnyClear,
+  ...GEO_OPERATORS,
 };
 
 type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
@@ -598,13 +601,22 @@ const LOGICAL = new Set(['$and', '$or', '$nor']);
  */
 const NOT_MATCHED = new Set(['$text', '$comment']);
 
-/** `filter` without its `$text` and `$comment` clauses, at its top level and in `$and`, `$or`, `$nor`. */
+/**
+ * `filter` without its `$text` and `$comment` clauses, at its top level and
+ * in `$and`, `$or`, `$nor`, and with a `$sampleRate` there as the `$expr`
+ * mongod's parser makes of it (mingo knows no such top-level operator).
+ */
 function matchedPart(filter: Document): Document {
   const keys = Object.keys(filter);
-  if (!keys.some((key) => NOT_MATCHED.has(key) || LOGICAL.has(key))) return filter;
+  if (!keys.some((key) => NOT_MATCHED.has(key) || LOGICAL.has(key) || key === '$sampleRate')) return filter;
   const out: Document = {};
+  let sampled: { $expr: unknown } | undefined;
   for (const key of keys) {
     if (NOT_MATCHED.has(key)) continue;
+    if (key === '$sampleRate') {
+      sampled = { $expr: sampleRateCondition(filter[key]) };
+      continue;
+    }
     const value: unknown = filter[key];
     // Defined, not assigned: a field named "__proto__" stays a field.
     Object.defineProperty(out, key, {
@@ -617,7 +629,8 @@ function matchedPart(filter: Document): Document {
       configurable: true,
     });
   }
-  return out;
+  // Beside the other clauses, whatever they are (an `$expr` or `$and` of the filter's own included).
+  return sampled ? { $and: [out, sampled] } : out;
 }
 
 function isPlainSpec(value: unknown): value is Document {
