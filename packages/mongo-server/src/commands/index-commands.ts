@@ -19,7 +19,7 @@ function sameKey(a: Document, b: Document): boolean {
 }
 
 const OPTION_FIELDS = [
-  ...(['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation'] as const),
+  ...(['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation', 'hidden'] as const),
   ...TEXT_INDEX_OPTIONS,
 ];
 
@@ -102,6 +102,10 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
         `The field '${field} has value ${field}: ${formatKeyValue(value)}, which is not convertible to bool`,
       );
     }
+    // Word for word mongod's (index_key_validate.cpp), which names the wrong field.
+    if (field === 'hidden' && type !== 'bool') {
+      throw specificationError('TypeMismatch', spec, `The field 'name' must be a bool, but got ${type}`);
+    }
   }
   for (const field of ['key', 'name']) {
     if (!Object.hasOwn(spec, field)) {
@@ -153,8 +157,11 @@ function validateSpec(raw: unknown, collectionDefault: unknown): IndexSpec {
       `The field '${forbidden}' is not valid for an _id index specification. Specification: ${formatDocument({ ...spec, v: 2 })}`,
     );
   }
+  if (idIndex && Object.hasOwn(spec, 'hidden')) throw new CommandError('BadValue', "can't hide _id index");
   checkTtl(spec);
   const { background: _background, ...rest } = spec;
+  // mongod keeps `hidden` in a spec only when true (hidden_index.js: "hidden: false" is not added).
+  if (rest.hidden === false) delete rest.hidden;
   // mongod names every {_id: 1} index `_id_` (_fixIndexSpec), so creating one again is "already exists", not a name conflict.
   if (idIndex) rest.name = '_id_';
   const normalized = normalizeTextIndexSpec({ v: 2, ...rest } as IndexSpec);

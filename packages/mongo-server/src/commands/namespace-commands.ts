@@ -1,7 +1,10 @@
 import { BSON, type Document, Double } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
+import { formatDocument } from '../bson/format-key-value.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
+import { typeAlias } from '../query/element-operators.js';
+import { notSupported } from '../query/expression-check.js';
 import { CollectionStore } from '../store/collection-store.js';
 import {
   checkDatabaseName,
@@ -45,24 +48,76 @@ const collMod: CommandHandler = (cmd, ctx) => {
   checkValidatorOptions(settings);
   Object.assign(collection.options, settings);
   const reply: Document = { ok: 1 };
-  const index = cmd.index as Document | undefined;
-  if (index !== undefined) {
-    const spec = collection
-      .indexSpecs()
-      .find((s) => (typeof index.name === 'string' ? s.name === index.name : bsonEquals(s.key, index.keyPattern)));
-    if (!spec)
-      throw new CommandError(
-        'IndexNotFound',
-        `cannot find index ${JSON.stringify(index.name ?? index.keyPattern)} for ns ${collection.ns}`,
-      );
-    if (index.expireAfterSeconds !== undefined) {
-      reply.expireAfterSeconds_old = spec.expireAfterSeconds;
-      reply.expireAfterSeconds_new = index.expireAfterSeconds;
-      spec.expireAfterSeconds = index.expireAfterSeconds as number;
-    }
-  }
+  if (cmd.index !== undefined) modifyIndex(collection, cmd.index, reply);
   return reply;
 };
+
+/**
+ * collMod's `index`: an index named by `name` or `keyPattern` gets a new
+ * `expireAfterSeconds` or is hidden from (or shown to) the planner, with
+ * mongod's checks and its reply's `_old`/`_new` fields (for `hidden`, only
+ * when it changes). Making an index unique is not supported here.
+ */
+function modifyIndex(collection: CollectionStore, value: unknown, reply: Document): void {
+  if (typeAlias(value) !== 'object') throw wrongType('collMod.index', value, 'object');
+  const index = value as Document;
+  if (index.name === undefined && index.keyPattern === undefined) {
+    throw new CommandError('InvalidOptions', 'Must specify either index name or key pattern.');
+  }
+  if (index.name !== undefined && index.keyPattern !== undefined) {
+    throw new CommandError('InvalidOptions', 'Cannot specify both key pattern and name.');
+  }
+  // The IDL's types first: CollModIndex's `hidden` a bool, `expireAfterSeconds` a number.
+  if (index.hidden !== undefined && typeof index.hidden !== 'boolean') {
+    throw wrongType('collMod.index.hidden', index.hidden, 'bool');
+  }
+  const ttl: unknown = index.expireAfterSeconds;
+  if (ttl !== undefined && !['int', 'long', 'double', 'decimal'].includes(typeAlias(ttl))) {
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field 'collMod.index.expireAfterSeconds' is the wrong type '${typeAlias(ttl)}', expected types '[long, int, decimal, double]'`,
+    );
+  }
+  const changes = ['expireAfterSeconds', 'hidden', 'unique', 'prepareUnique'];
+  if (!changes.some((field) => index[field] !== undefined)) {
+    throw new CommandError('InvalidOptions', 'no expireAfterSeconds, hidden, unique, or prepareUnique field');
+  }
+  const spec = collection
+    .indexSpecs()
+    .find((s) => (typeof index.name === 'string' ? s.name === index.name : bsonEquals(s.key, index.keyPattern)));
+  if (!spec) {
+    throw new CommandError(
+      'IndexNotFound',
+      `cannot find index ${typeof index.name === 'string' ? index.name : formatDocument(index.keyPattern as Document)} for ns ${collection.ns}`,
+    );
+  }
+  if (index.unique !== undefined || index.prepareUnique !== undefined) {
+    throw notSupported(`collMod '${index.unique !== undefined ? 'unique' : 'prepareUnique'}' (converting an index)`);
+  }
+  if (ttl !== undefined && spec.expireAfterSeconds === undefined) {
+    if (spec.name === '_id_') throw new CommandError('InvalidOptions', 'the _id field does not support TTL indexes');
+    if (Object.keys(spec.key).length !== 1) {
+      throw new CommandError(
+        'InvalidOptions',
+        'TTL indexes are single-field indexes, compound indexes do not support TTL',
+      );
+    }
+  }
+  if (index.hidden !== undefined && spec.name === '_id_') throw new CommandError('BadValue', "can't hide _id index");
+  if (index.expireAfterSeconds !== undefined) {
+    reply.expireAfterSeconds_old = spec.expireAfterSeconds;
+    reply.expireAfterSeconds_new = index.expireAfterSeconds;
+    spec.expireAfterSeconds = index.expireAfterSeconds as number;
+  }
+  const hidden = spec.hidden === true;
+  if (index.hidden !== undefined && index.hidden !== hidden) {
+    reply.hidden_old = hidden;
+    reply.hidden_new = index.hidden;
+    // listIndexes shows `hidden` only on a hidden index, as mongod's catalog keeps it.
+    if (index.hidden) spec.hidden = true;
+    else delete spec.hidden;
+  }
+}
 
 /**
  * The checks mongod makes on a rename's target, in its order and words: a

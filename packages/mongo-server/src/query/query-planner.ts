@@ -78,11 +78,11 @@ function idIndex(collection: CollectionStore): PlannableIndex {
   };
 }
 
-/** The indexes of `collection` the planner may use, `_id_` first. */
+/** The indexes of `collection` the planner may use (not hidden ones, which writes still maintain), `_id_` first. */
 export function plannableIndexes(collection: CollectionStore): PlannableIndex[] {
   const indexes: PlannableIndex[] = [idIndex(collection)];
   for (const index of collection.indexes.values()) {
-    if (!index.ordered) continue;
+    if (!index.ordered || index.spec.hidden === true) continue;
     indexes.push({
       name: index.name,
       keyPattern: index.spec.key,

@@ -50,9 +50,21 @@ function storeOf(view: CollectionView): { store?: CollectionStore; changes?: Map
 /** A collection's text index: its name and key pattern, and its postings. */
 type TextCollectionIndex = CollectionIndex & { readonly text: TextIndex };
 
-/** The collection's text index: mongod's IndexNotFound when there is none. */
+/**
+ * The collection's text index: mongod's IndexNotFound when there is none,
+ * its planner's NoQueryExecutionPlans when the one there is is hidden.
+ */
 function textIndexOf(store: CollectionStore | undefined): TextCollectionIndex {
-  for (const index of store?.indexes.values() ?? []) if (index.text) return index as TextCollectionIndex;
+  for (const index of store?.indexes.values() ?? []) {
+    if (!index.text) continue;
+    if (index.spec.hidden === true) {
+      throw new CommandError(
+        'NoQueryExecutionPlans',
+        'error processing query: planner returned error :: caused by :: need exactly one text index for $text query',
+      );
+    }
+    return index as TextCollectionIndex;
+  }
   throw new CommandError('IndexNotFound', 'text index required for $text query');
 }
 

@@ -18,6 +18,8 @@ export interface IndexSpec extends Document {
   sparse?: boolean;
   partialFilterExpression?: Document;
   collation?: Document;
+  /** Hidden from the planner (and from hints), still maintained and still enforcing `unique`. */
+  hidden?: boolean;
 }
 
 /** One key a document contributes to an index. */
