@@ -104,6 +104,18 @@ describe('$elemMatch', () => {
     const error = await rejection(c.find({ scores: { $elemMatch: 5 } } as never).toArray());
     expect([error.code, error.message]).toEqual([2, '$elemMatch needs an Object']);
   });
+
+  // mongod parses an $elemMatch object as a sub-document (kUserSubDocument), where these are refused.
+  it.each<[string, object]>([
+    ['$expr', { $expr: { $gt: ['$score', 5] } }],
+    ['$sampleRate', { $sampleRate: 0.5 }],
+    ['$text', { $text: { $search: 'abc' } }],
+    ['$expr', { $or: [{ product: 'abc' }, { $expr: { $gt: ['$score', 5] } }] }],
+    ['$sampleRate', { $and: [{ $nor: [{ $sampleRate: 1 }] }] }],
+  ])('refuses %s in its criteria (%j)', async (operator, criteria) => {
+    const error = await rejection(c.find({ results: { $elemMatch: criteria } } as never).toArray());
+    expect([error.code, error.message]).toEqual([2, `${operator} can only be applied to the top-level document`]);
+  });
 });
 
 describe('$all', () => {

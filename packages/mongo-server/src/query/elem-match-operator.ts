@@ -31,6 +31,21 @@ const PATHLESS_OPERATORS = new Set([
   '$sampleRate',
 ]);
 
+/** Operators mongod's parser takes at a filter's top level only, not in an `$elemMatch` object (`kUserSubDocument`). */
+const TOP_LEVEL_ONLY = new Set(['$expr', '$text', '$where', '$sampleRate']);
+
+/** mongod's BadValue for such an operator in `$elemMatch`'s criteria, also under their `$and`, `$or`, `$nor`. */
+function refuseTopLevelOnly(criteria: Document): void {
+  for (const [key, value] of Object.entries(criteria)) {
+    if (TOP_LEVEL_ONLY.has(key)) {
+      throw new CommandError('BadValue', `${key} can only be applied to the top-level document`);
+    }
+    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(value)) {
+      for (const clause of value) if (isPlainDocument(clause)) refuseTopLevelOnly(clause);
+    }
+  }
+}
+
 /**
  * What one element of the array must satisfy. The value form (`{ $gte: 80, $lt: 85 }`,
  * its first field an operator on a path) tests the element itself; the object form
@@ -43,6 +58,7 @@ function elementTest(criteria: Document, options: Options): (element: unknown) =
     const query = new Query({ element: criteria }, options);
     return (element) => withLeafArraysWhole(true, () => query.test({ element }));
   }
+  refuseTopLevelOnly(criteria);
   const query = new Query(criteria, options);
   return (element) => {
     if (isPlainDocument(element)) return withLeafArraysWhole(false, () => query.test(element));
