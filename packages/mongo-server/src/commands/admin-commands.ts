@@ -33,8 +33,10 @@ import { checkNewView } from './view-graph.js';
 export const MAX_WIRE_VERSION = 21;
 /** Name of the single-member replica set the server presents (transactions need one). */
 export const REPLICA_SET_NAME = 'embedded';
-const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
-const STARTED = new Date();
+/** The election that made this server primary, as hello and replSetGetStatus report it. */
+export const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+/** When this module was loaded: the server's uptime counts from it. */
+export const STARTED = new Date();
 
 function helloReply(ctx: CommandContext, legacy: boolean): Document {
   const me = `${ctx.server.host}:${ctx.server.port}`;
@@ -149,7 +151,7 @@ const serverStatus: CommandHandler = (_cmd, ctx) => {
 };
 
 /** mongod's refusal of an admin-only command run elsewhere. */
-function checkAdminOnly(name: string, ctx: CommandContext): void {
+export function checkAdminOnly(name: string, ctx: CommandContext): void {
   if (ctx.db !== 'admin') throw new CommandError('Unauthorized', `${name} may only be run against the admin database.`);
 }
 

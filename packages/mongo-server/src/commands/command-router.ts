@@ -7,6 +7,7 @@ import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
+import { notSupported } from '../query/expression-check.js';
 import { DEFAULT_MAX_DENSIFY_DOCUMENTS, OperationBudget } from '../query/operation-budget.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
 import { checkDatabaseName, checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
@@ -17,7 +18,9 @@ import type { FailCommandAction, FailCommandFailPoint } from './fail-command-fai
 import { INDEX_COMMANDS } from './index-commands.js';
 import { meetsLock } from './lock-probe.js';
 import { READ_COMMANDS } from './read-commands.js';
+import { REPLICA_SET_COMMANDS } from './replica-set-commands.js';
 import { TEST_COMMANDS } from './test-commands.js';
+import { UNSUPPORTED_COMMANDS } from './unsupported-commands.js';
 import { TRANSACTION_COMMANDS } from './transaction-commands.js';
 import { bindLetVariables } from './let-variables.js';
 import { runOutputStage } from './output-stages.js';
@@ -34,6 +37,7 @@ const HANDLERS = new Map<string, CommandHandler>(
     ...INDEX_COMMANDS,
     ...TRANSACTION_COMMANDS,
     ...TEST_COMMANDS,
+    ...REPLICA_SET_COMMANDS,
   }),
 );
 
@@ -147,7 +151,12 @@ export class CommandRouter {
   execute(cmd: Document, server: ServerInfo): CommandOutcome {
     const name = Object.keys(cmd)[0] ?? '';
     const handler = HANDLERS.get(name);
-    if (!handler) return { reply: new CommandError('CommandNotFound', `no such command: '${name}'`).toReply() };
+    if (!handler) {
+      const error = UNSUPPORTED_COMMANDS.has(name)
+        ? notSupported(`The '${name}' command`)
+        : new CommandError('CommandNotFound', `no such command: '${name}'`);
+      return { reply: error.toReply() };
+    }
     let transaction: Transaction | undefined;
     try {
       const db = cmd.$db;
