@@ -158,6 +158,18 @@ describe('refusals', () => {
       "BSON field 'collMod.index.hidden' is the wrong type 'int', expected type 'bool'",
     ],
     [
+      'hidden that is no bool, before the missing name',
+      { hidden: 'yes' },
+      14,
+      "BSON field 'collMod.index.hidden' is the wrong type 'string', expected type 'bool'",
+    ],
+    [
+      'a name that is no string',
+      { name: 5, hidden: true },
+      14,
+      "BSON field 'collMod.index.name' is the wrong type 'int', expected type 'string'",
+    ],
+    [
       'expireAfterSeconds that is no number',
       { name: 'a_1', expireAfterSeconds: '60' },
       14,

@@ -61,13 +61,13 @@ const collMod: CommandHandler = (cmd, ctx) => {
 function modifyIndex(collection: CollectionStore, value: unknown, reply: Document): void {
   if (typeAlias(value) !== 'object') throw wrongType('collMod.index', value, 'object');
   const index = value as Document;
-  if (index.name === undefined && index.keyPattern === undefined) {
-    throw new CommandError('InvalidOptions', 'Must specify either index name or key pattern.');
+  // The IDL's types first (CollModIndex), then what the fields mean together.
+  if (index.name !== undefined && typeof index.name !== 'string') {
+    throw wrongType('collMod.index.name', index.name, 'string');
   }
-  if (index.name !== undefined && index.keyPattern !== undefined) {
-    throw new CommandError('InvalidOptions', 'Cannot specify both key pattern and name.');
+  if (index.keyPattern !== undefined && typeAlias(index.keyPattern) !== 'object') {
+    throw wrongType('collMod.index.keyPattern', index.keyPattern, 'object');
   }
-  // The IDL's types first: CollModIndex's `hidden` a bool, `expireAfterSeconds` a number.
   if (index.hidden !== undefined && typeof index.hidden !== 'boolean') {
     throw wrongType('collMod.index.hidden', index.hidden, 'bool');
   }
@@ -78,17 +78,23 @@ function modifyIndex(collection: CollectionStore, value: unknown, reply: Documen
       `BSON field 'collMod.index.expireAfterSeconds' is the wrong type '${typeAlias(ttl)}', expected types '[long, int, decimal, double]'`,
     );
   }
+  if (index.name === undefined && index.keyPattern === undefined) {
+    throw new CommandError('InvalidOptions', 'Must specify either index name or key pattern.');
+  }
+  if (index.name !== undefined && index.keyPattern !== undefined) {
+    throw new CommandError('InvalidOptions', 'Cannot specify both key pattern and name.');
+  }
   const changes = ['expireAfterSeconds', 'hidden', 'unique', 'prepareUnique'];
   if (!changes.some((field) => index[field] !== undefined)) {
     throw new CommandError('InvalidOptions', 'no expireAfterSeconds, hidden, unique, or prepareUnique field');
   }
   const spec = collection
     .indexSpecs()
-    .find((s) => (typeof index.name === 'string' ? s.name === index.name : bsonEquals(s.key, index.keyPattern)));
+    .find((s) => (index.name !== undefined ? s.name === index.name : bsonEquals(s.key, index.keyPattern)));
   if (!spec) {
     throw new CommandError(
       'IndexNotFound',
-      `cannot find index ${typeof index.name === 'string' ? index.name : formatDocument(index.keyPattern as Document)} for ns ${collection.ns}`,
+      `cannot find index ${index.name ?? formatDocument(index.keyPattern as Document)} for ns ${collection.ns}`,
     );
   }
   if (index.unique !== undefined || index.prepareUnique !== undefined) {

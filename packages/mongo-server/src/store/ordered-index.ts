@@ -86,9 +86,9 @@ function collectValues(value: unknown, parts: readonly string[], at: number, out
 
 /**
  * The value a hashed index hashes at `parts`: missing (and so hashed as null)
- * past a scalar, `arrays` set at an array. Writes refuse an array on the path
- * (16766), so none is stored; if one were, the field counts as multikey and
- * the planner gives it no bounds.
+ * past a scalar; at an array, `array` is set instead. Writes refuse an array
+ * on the path (16766), so none is stored; if one were, the field would count
+ * as multikey and the planner would give it no bounds.
  */
 function hashedValueAt(doc: Document, parts: readonly string[]): { value: unknown; array: boolean } {
   let value: unknown = doc;
