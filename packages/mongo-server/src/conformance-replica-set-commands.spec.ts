@@ -54,7 +54,7 @@ describe('commands mongod has and the embedded server does not run', () => {
     },
   );
 
-  it.each(['isdbgrid', 'geoSearch', 'noSuchCommand'])(
+  it.each(['isdbgrid', 'geoSearch', 'getnonce', 'noSuchCommand'])(
     "'%s', which mongod lacks too, is no such command",
     async (name) => {
       const error = await rejection(fx.db.command({ [name]: 1 }));

@@ -2,7 +2,8 @@
  * Commands mongod 7.0 has that this server does not run: answered with
  * CommandNotSupported naming the command, where "no such command"
  * (CommandNotFound) would say MongoDB has none. Commands mongod lacks too
- * (`isdbgrid` is mongos's, `geoSearch` was removed in 5.0) stay CommandNotFound.
+ * (`isdbgrid` is mongos's, `geoSearch` was removed in 5.0, `getnonce` in 4.0)
+ * stay CommandNotFound.
  */
 export const UNSUPPORTED_COMMANDS: ReadonlySet<string> = new Set([
   // Operations and diagnostics.
@@ -39,7 +40,6 @@ export const UNSUPPORTED_COMMANDS: ReadonlySet<string> = new Set([
   'saslStart',
   'saslContinue',
   'logout',
-  'getnonce',
   'usersInfo',
   'createUser',
   'updateUser',
@@ -66,7 +66,6 @@ export const UNSUPPORTED_COMMANDS: ReadonlySet<string> = new Set([
   'planCacheClearFilters',
   'planCacheListFilters',
   'planCacheSetFilter',
-  'analyze',
   'analyzeShardKey',
   'configureQueryAnalyzer',
   'applyOps',
