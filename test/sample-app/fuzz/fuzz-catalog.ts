@@ -118,21 +118,35 @@ export class FuzzCatalog {
   /**
    * One request on a cleared command log, timed in CPU (requests are
    * sequential, so that time is this request's); a timeout (hang) throws and
-   * fails the property.
+   * fails the property. A GET over CPU_BOUND_MS is sent once more and the
+   * cheaper of the two counts: the process's CPU time includes a major
+   * garbage collection that happens to fall in the request (the bundled
+   * specs share one heap; one GET answered 404 measured 280 ms), while an
+   * input that is costly to answer is costly both times. Other methods
+   * change data and are measured once.
    */
   async exchange(method: Method, url: string, body?: string, contentType = 'application/json'): Promise<Exchange> {
+    let { res, names, cpuMs } = await this.timedRequest(method, url, body, contentType);
+    if (method === 'get' && cpuMs > CPU_BOUND_MS) {
+      const again = await this.timedRequest(method, url, body, contentType);
+      if (again.cpuMs < cpuMs) ({ res, names, cpuMs } = again);
+    }
+    if (cpuMs > this.costliest.cpuMs) {
+      const size = body === undefined ? '' : ` (${body.length} characters of ${contentType})`;
+      this.costliest = { cpuMs, request: `${method.toUpperCase()} ${url.slice(0, 100)}${size} → ${res.status}` };
+    }
+    return { res, names, cpuMs };
+  }
+
+  /** One request on a cleared command log, with the CPU time the process spent on it. */
+  private async timedRequest(method: Method, url: string, body: string | undefined, contentType: string) {
     this.catalog.commands.clear();
     let req = this.catalog.http()[method](url).timeout(HANG_MS);
     if (body !== undefined) req = req.set('content-type', contentType).send(body);
     const before = process.cpuUsage();
     const res = await req;
     const used = process.cpuUsage(before);
-    const cpuMs = (used.user + used.system) / 1000;
-    if (cpuMs > this.costliest.cpuMs) {
-      const size = body === undefined ? '' : ` (${body.length} characters of ${contentType})`;
-      this.costliest = { cpuMs, request: `${method.toUpperCase()} ${url.slice(0, 100)}${size} → ${res.status}` };
-    }
-    return { res, names: this.catalog.commands.names(), cpuMs };
+    return { res, names: this.catalog.commands.names(), cpuMs: (used.user + used.system) / 1000 };
   }
 
   /**
