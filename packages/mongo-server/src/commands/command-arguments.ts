@@ -3,7 +3,7 @@ import type { Binary, Document } from 'bson';
 import { isSubDocument } from '../bson/bson-compare.js';
 import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
-import { missingField } from './idl-fields.js';
+import { missingField, wrongFieldType } from './idl-fields.js';
 
 /** The collection name in `cmd[commandName]`, validated as mongod does. */
 export function collectionName(
@@ -288,10 +288,7 @@ const BIN_DATA_TYPES = [
 
 /** mongod's IDL answer for a field of the wrong type: TypeMismatch naming the field and both types. */
 export function wrongType(label: string, value: unknown, expected: string): CommandError {
-  return new CommandError(
-    'TypeMismatch',
-    `BSON field '${label}' is the wrong type '${bsonTypeName(value)}', expected type '${expected}'`,
-  );
+  return wrongFieldType(label, value, `type '${expected}'`);
 }
 
 /** Fields every command may carry besides its own (sessions, read/write concern, API version). */

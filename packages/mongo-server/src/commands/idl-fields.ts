@@ -1,6 +1,19 @@
 import type { Document } from 'bson';
 
+import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
+
+/**
+ * mongod's IDL answer for a field of another type: TypeMismatch naming the
+ * field's whole path, the value's type and `expected` as mongod words it
+ * (`type 'string'`, `types '[long, int, decimal, double]'`).
+ */
+export function wrongFieldType(label: string, value: unknown, expected: string): CommandError {
+  return new CommandError(
+    'TypeMismatch',
+    `BSON field '${label}' is the wrong type '${typeAlias(value)}', expected ${expected}`,
+  );
+}
 
 /** mongod's IDL answer for a field its struct does not have: 40415, naming the field's whole path. */
 export function unknownField(label: string): CommandError {

@@ -5,6 +5,7 @@ import { formatDocument } from '../bson/format-key-value.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { typeAlias } from '../query/element-operators.js';
 import { notSupported } from '../query/expression-check.js';
+import { numericType } from '../query/numeric-types.js';
 import { CollectionStore } from '../store/collection-store.js';
 import {
   checkDatabaseName,
@@ -18,7 +19,7 @@ import {
 } from './command-arguments.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
-import { missingField, unknownField } from './idl-fields.js';
+import { missingField, unknownField, wrongFieldType } from './idl-fields.js';
 
 function existing(ctx: CommandContext, name: string): CollectionStore {
   const collection = ctx.store.collection(ctx.db, name);
@@ -72,11 +73,8 @@ function modifyIndex(collection: CollectionStore, value: unknown, reply: Documen
     throw wrongType('collMod.index.hidden', index.hidden, 'bool');
   }
   const ttl: unknown = index.expireAfterSeconds;
-  if (ttl !== undefined && !['int', 'long', 'double', 'decimal'].includes(typeAlias(ttl))) {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field 'collMod.index.expireAfterSeconds' is the wrong type '${typeAlias(ttl)}', expected types '[long, int, decimal, double]'`,
-    );
+  if (ttl !== undefined && numericType(ttl) === undefined) {
+    throw wrongFieldType('collMod.index.expireAfterSeconds', ttl, "types '[long, int, decimal, double]'");
   }
   if (index.name === undefined && index.keyPattern === undefined) {
     throw new CommandError('InvalidOptions', 'Must specify either index name or key pattern.');

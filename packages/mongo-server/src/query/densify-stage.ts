@@ -25,7 +25,7 @@ import { bsonTypeRank, compareBson, isSubDocument, NUMBER_RANK } from '../bson/b
 import { stringClasses } from '../bson/collation.js';
 import { activeStringOrder } from '../bson/string-order.js';
 import { CommandError } from '../commands/command-error.js';
-import { checkStructFields } from '../commands/idl-fields.js';
+import { checkStructFields, wrongFieldType } from '../commands/idl-fields.js';
 import { ARITHMETIC_OPERATORS } from './arithmetic-expressions.js';
 import { dateAdd, type TimeUnit } from './date-arithmetic.js';
 import { TimeZone } from './date-time-zones.js';
@@ -33,7 +33,7 @@ import { typeAlias } from './element-operators.js';
 import { nestedField } from './document-paths.js';
 import { checkFieldPath } from './field-path.js';
 import { joinKey } from './lookup-fields.js';
-import { numericType, storedDouble } from './numeric-types.js';
+import { numericType, storedDouble, toDouble } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
 import { cloneValue } from './update-paths.js';
 
@@ -58,18 +58,11 @@ export interface DensifySpec {
   readonly bounds: Bounds;
 }
 
-function wrongType(path: string, value: unknown, expected: string): CommandError {
-  return new CommandError(
-    'TypeMismatch',
-    `BSON field '${path}' is the wrong type '${typeAlias(value)}', expected ${expected}`,
-  );
-}
-
 /** Whether a numeric value is a whole number that fits an Int64 (`Value::integral64Bit`). */
 function isIntegral64(value: unknown): boolean {
   const type = numericType(value);
   if (type === 'int' || type === 'long') return true;
-  const n = Number(type === 'decimal' ? String(value) : (value as { valueOf(): number }).valueOf());
+  const n = toDouble(value);
   return Number.isInteger(n) && Math.abs(n) < 2 ** 63;
 }
 
@@ -162,16 +155,16 @@ export function parseDensify(spec: unknown): DensifySpec {
     { field: true, partitionByFields: false, range: true },
     (key, value) => {
       if (key === 'field') {
-        if (typeof value !== 'string') throw wrongType('$densify.field', value, "type 'string'");
+        if (typeof value !== 'string') throw wrongFieldType('$densify.field', value, "type 'string'");
         field = value;
       } else if (key === 'partitionByFields') {
-        if (!Array.isArray(value)) throw wrongType('$densify.partitionByFields', value, "type 'array'");
+        if (!Array.isArray(value)) throw wrongFieldType('$densify.partitionByFields', value, "type 'array'");
         (value as unknown[]).forEach((name, i) => {
-          if (typeof name !== 'string') throw wrongType(`$densify.partitionByFields.${i}`, name, "type 'string'");
+          if (typeof name !== 'string') throw wrongFieldType(`$densify.partitionByFields.${i}`, name, "type 'string'");
         });
         partitionByFields = value as string[];
       } else {
-        if (typeAlias(value) !== 'object') throw wrongType('$densify.range', value, "type 'object'");
+        if (typeAlias(value) !== 'object') throw wrongFieldType('$densify.range', value, "type 'object'");
         let step: unknown;
         let unit: string | undefined;
         let bounds: unknown;
@@ -182,11 +175,11 @@ export function parseDensify(spec: unknown): DensifySpec {
           (name, argument) => {
             if (name === 'step') {
               if (numericType(argument) === undefined) {
-                throw wrongType('$densify.range.step', argument, "types '[long, int, decimal, double]'");
+                throw wrongFieldType('$densify.range.step', argument, "types '[long, int, decimal, double]'");
               }
               step = argument;
             } else if (name === 'unit') {
-              if (typeof argument !== 'string') throw wrongType('$densify.range.unit', argument, "type 'string'");
+              if (typeof argument !== 'string') throw wrongFieldType('$densify.range.unit', argument, "type 'string'");
               unit = argument;
             } else {
               bounds = argument;

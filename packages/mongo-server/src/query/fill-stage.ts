@@ -14,7 +14,7 @@ import type { Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 
 import { CommandError } from '../commands/command-error.js';
-import { checkStructFields, unknownField } from '../commands/idl-fields.js';
+import { checkStructFields, unknownField, wrongFieldType } from '../commands/idl-fields.js';
 import { typeAlias } from './element-operators.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
@@ -26,10 +26,7 @@ export interface FillStages {
 }
 
 function wrongType(field: string, value: unknown, expected: string): CommandError {
-  return new CommandError(
-    'TypeMismatch',
-    `BSON field '$fill.${field}' is the wrong type '${typeAlias(value)}', expected ${expected}`,
-  );
+  return wrongFieldType(`$fill.${field}`, value, expected);
 }
 
 /** FillSpec's IDL checks, field by field in the spec's order, then the required `output` (40414). */

@@ -17,7 +17,7 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
 import { bsonTypeCode } from './element-operators.js';
-import { numericType } from './numeric-types.js';
+import { numericType, toDouble } from './numeric-types.js';
 
 /** mongod's canonicalizeBSONType, by BSON type code. */
 const CANONICAL_TYPES = new Map<number, number>([
@@ -57,7 +57,7 @@ function int32(value: number): Buffer {
 function safeNumberLong(value: unknown): bigint {
   const type = numericType(value);
   if (type === 'int' || type === 'long') return BigInt(String(value));
-  const n = Number(type === 'decimal' ? String(value) : (value as { valueOf(): number }).valueOf());
+  const n = toDouble(value);
   if (Number.isNaN(n)) return 0n;
   if (n >= 2 ** 63) return INT64_MAX;
   if (n < -(2 ** 63)) return INT64_MIN;

@@ -34,7 +34,7 @@ import type { Options } from 'mingo/types';
 import { isBsonNumber } from '../bson/bson-compare.js';
 import { formatKeyValue, formatValue } from '../bson/format-key-value.js';
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
-import { checkStructFields } from '../commands/idl-fields.js';
+import { checkStructFields, wrongFieldType } from '../commands/idl-fields.js';
 import { typeAlias } from './element-operators.js';
 import { storedDouble, toDouble } from './numeric-types.js';
 import { OperationBudget } from './operation-budget.js';
@@ -64,10 +64,7 @@ const P_MESSAGE = "The $percentile 'p' field must be an array of numbers from [0
 /** The spec's `method`, as the IDL type and 7.0's validator (`validatePercentileMethod`) take it. */
 function checkMethod(name: Quantile, method: unknown): void {
   if (typeof method !== 'string') {
-    throw new CommandError(
-      'TypeMismatch',
-      `BSON field '${name}.method' is the wrong type '${typeAlias(method)}', expected type 'string'`,
-    );
+    throw wrongFieldType(`${name}.method`, method, "type 'string'");
   }
   // 'discrete' and 'continuous' came after 7.0 (behind featureFlagAccuratePercentiles); 7.0 refuses them too.
   if (method !== 'approximate') {

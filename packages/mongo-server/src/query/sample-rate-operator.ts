@@ -1,5 +1,5 @@
 import { CommandError } from '../commands/command-error.js';
-import { numericType } from './numeric-types.js';
+import { numericType, toDouble } from './numeric-types.js';
 
 /**
  * What `{ $sampleRate: x }` at a filter's top level means to mongod's parser
@@ -10,7 +10,7 @@ import { numericType } from './numeric-types.js';
 export function sampleRateCondition(value: unknown): unknown {
   const type = numericType(value);
   if (type === undefined) throw new CommandError('BadValue', 'argument to $sampleRate must be a numeric type');
-  const x = Number(type === 'decimal' ? String(value) : (value as { valueOf(): number }).valueOf());
+  const x = toDouble(value);
   // Negated on purpose, as in mongod: NaN fails both comparisons and so is refused.
   if (!(x >= 0 && x <= 1)) throw new CommandError('BadValue', 'numeric argument to $sampleRate must be in [0, 1]');
   if (x === 0 || x === 1) return x === 1;

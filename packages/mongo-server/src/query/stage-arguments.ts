@@ -13,7 +13,7 @@ import type { Document } from 'bson';
 
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
-import { checkStructFields } from '../commands/idl-fields.js';
+import { checkStructFields, wrongFieldType } from '../commands/idl-fields.js';
 import { typeAlias } from './element-operators.js';
 import { checkFieldName, checkFieldPath } from './field-path.js';
 
@@ -327,24 +327,15 @@ export function checkUnionWith(spec: unknown): void {
   checkStructFields('$unionWith', union, { coll: false, pipeline: false }, (key, value) => {
     if (key === 'coll') {
       if (typeof value !== 'string') {
-        throw new CommandError(
-          'TypeMismatch',
-          `BSON field '$unionWith.coll' is the wrong type '${typeAlias(value)}', expected type 'string'`,
-        );
+        throw wrongFieldType('$unionWith.coll', value, "type 'string'");
       }
     } else {
       if (!Array.isArray(value)) {
-        throw new CommandError(
-          'TypeMismatch',
-          `BSON field '$unionWith.pipeline' is the wrong type '${typeAlias(value)}', expected type 'array'`,
-        );
+        throw wrongFieldType('$unionWith.pipeline', value, "type 'array'");
       }
       (value as unknown[]).forEach((stage, i) => {
         if (typeAlias(stage) !== 'object') {
-          throw new CommandError(
-            'TypeMismatch',
-            `BSON field '$unionWith.pipeline.${i}' is the wrong type '${typeAlias(stage)}', expected type 'object'`,
-          );
+          throw wrongFieldType(`$unionWith.pipeline.${i}`, stage, "type 'object'");
         }
       });
     }

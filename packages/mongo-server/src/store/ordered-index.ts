@@ -222,22 +222,23 @@ export class OrderedIndex {
     const perField: unknown[][] = [];
     const arrays: boolean[] = [];
     sawNestedArray = false;
-    let missing = true;
+    // Whether the document lacks every field: asked only of a sparse index, which then leaves it out.
+    let missing = this.sparse;
     this.parts.forEach((parts, i) => {
       if (this.fields[i]!.hashed) {
         const { value, array } = hashedValueAt(doc, parts);
-        if (value !== undefined) missing = false;
+        if (missing && value !== undefined) missing = false;
         arrays.push(array);
         perField.push([hashedIndexKey(value)]);
         return;
       }
       const values: unknown[] = [];
       arrays.push(collectValues(doc, parts, 0, values));
-      if (values.some((v) => v !== undefined)) missing = false;
+      if (missing && values.some((v) => v !== undefined)) missing = false;
       perField.push(values);
     });
     const nested = sawNestedArray;
-    if (this.sparse && missing) return { keys: [], arrays, nested };
+    if (missing) return { keys: [], arrays, nested };
     let keys: IndexEntryKey[] = [[]];
     for (const values of perField) keys = keys.flatMap((key) => values.map((v) => [...key, v]));
     for (const key of keys) key.push(seq);
