@@ -12,6 +12,7 @@ import { type ApplyUpdateOptions, ParsedUpdate } from './parsed-update.js';
 import { checkPipeline } from './pipeline-check.js';
 import { preparedMingoOptions, withMingoErrors } from './query-context.js';
 import { cloneValue } from './update-paths.js';
+import { isDbRefDocument } from './db-ref-fields.js';
 
 export type { ApplyUpdateOptions };
 
@@ -139,7 +140,9 @@ function collectEqualities(filter: Document, seed: Document): void {
       value !== null &&
       typeof value === 'object' &&
       !Array.isArray(value) &&
-      Object.keys(value as object).some((k) => k.startsWith('$'));
+      Object.keys(value as object).some((k) => k.startsWith('$')) &&
+      // `{ $ref: …, $id: … }` is a DBRef the filter compares with: an equality, seeded as one.
+      !isDbRefDocument(value, false);
     if (!isOperatorObject && !(value instanceof RegExp)) setPath(seed, key, cloneValue(value));
     else if (isOperatorObject && '$eq' in (value as Document)) setPath(seed, key, cloneValue((value as Document).$eq));
   }

@@ -15,6 +15,7 @@ import type { Document } from 'bson';
 
 import { OperationBudget } from './operation-budget.js';
 import { compileFilter } from './query-context.js';
+import { isDbRefDocument } from './db-ref-fields.js';
 
 /** Operators that match by what an element is not: mongod's NOT nodes, which record no position. */
 const NEGATIONS = new Set(['$not', '$ne', '$nin']);
@@ -30,7 +31,9 @@ function isOperatorDocument(value: unknown): value is Document {
     typeof value === 'object' &&
     !Array.isArray(value) &&
     Object.getPrototypeOf(value) === Object.prototype &&
-    Object.keys(value).some((key) => key.startsWith('$'))
+    Object.keys(value).some((key) => key.startsWith('$')) &&
+    // `{ $ref: …, $id: … }` is a DBRef to compare with, not operators.
+    !isDbRefDocument(value, false)
   );
 }
 

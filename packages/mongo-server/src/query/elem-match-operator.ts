@@ -11,6 +11,7 @@ import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 
 import { CommandError } from '../commands/command-error.js';
+import { DB_REF_FIELDS, isDbRefDocument } from './db-ref-fields.js';
 import { typeAlias } from './element-operators.js';
 import { isPlainDocument, pathElements, queryPath, withLeafArraysWhole } from './path-elements.js';
 
@@ -29,6 +30,7 @@ const PATHLESS_OPERATORS = new Set([
   '$alwaysFalse',
   '$alwaysTrue',
   '$sampleRate',
+  ...DB_REF_FIELDS,
 ]);
 
 /** Operators mongod's parser takes at a filter's top level only, not in an `$elemMatch` object (`kUserSubDocument`). */
@@ -54,7 +56,13 @@ function refuseTopLevelOnly(criteria: Document): void {
  */
 function elementTest(criteria: Document, options: Options): (element: unknown) => boolean {
   const first = Object.keys(criteria)[0];
-  if (first !== undefined && first.startsWith('$') && !PATHLESS_OPERATORS.has(first)) {
+  // A DBRef field anywhere in the criteria makes the object form too (mongod's isExpressionDocument(e, true)).
+  if (
+    first !== undefined &&
+    first.startsWith('$') &&
+    !PATHLESS_OPERATORS.has(first) &&
+    !isDbRefDocument(criteria, true)
+  ) {
     const query = new Query({ element: criteria }, options);
     return (element) => withLeafArraysWhole(true, () => query.test({ element }));
   }

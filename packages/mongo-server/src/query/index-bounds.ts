@@ -11,6 +11,7 @@ import {
 } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { compareIndexValues, INDEX_END, INDEX_START, IndexEdge } from '../store/index-key-order.js';
+import { isDbRefDocument } from './db-ref-fields.js';
 
 /** The index values between two {@link IndexEdge}s, in ascending BSON order. */
 export interface Interval {
@@ -34,7 +35,8 @@ function isPlainObject(value: unknown): value is Document {
 
 /** `{ $gt: 1, … }`: an object of operators rather than a document to compare with. */
 export function isOperatorObject(value: unknown): value is Document {
-  return isPlainObject(value) && Object.keys(value)[0]?.startsWith('$') === true;
+  // `{ $ref: …, $id: … }` is a DBRef to compare with, not operators.
+  return isPlainObject(value) && Object.keys(value)[0]?.startsWith('$') === true && !isDbRefDocument(value, false);
 }
 
 /**

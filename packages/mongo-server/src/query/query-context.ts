@@ -16,6 +16,7 @@ import {
   bsonEquals,
   bsonTypeRank,
   compareBson,
+  compareStrings,
   isNaNNumber,
   MAX_KEY_RANK,
   MIN_KEY_RANK,
@@ -29,7 +30,8 @@ import { checkExpression } from './expression-check.js';
 import { checkVariables, forEachFilterExpression, NO_VARIABLES, type Scope } from './expression-variables.js';
 import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
 import { $mod, $size, $type, typeAlias } from './element-operators.js';
-import { MISSING, pathElements, queryPath } from './path-elements.js';
+import { isOperatorObject } from './index-bounds.js';
+import { isPlainDocument, MISSING, pathElements, queryPath } from './path-elements.js';
 import { $elemMatch, allElemMatches, isElemMatchEntry } from './elem-match-operator.js';
 import { PATH_OPERATORS } from './path-operators.js';
 import { ARITHMETIC_OPERATORS } from './arithmetic-expressions.js';
@@ -66,6 +68,7 @@ import { operandListOperators } from './operand-lists.js';
 import { PERCENTILE_ACCUMULATOR_OPERATORS, PERCENTILE_EXPRESSION_OPERATORS } from './percentile-operators.js';
 import { refuseProtoFields } from './proto-paths.js';
 import { conditionForMingo } from './mingo-values.js';
+import { DB_REF_OPERATOR, DB_REF_SELECTOR, dbRefEqualities } from './db-ref-fields.js';
 import { REGEX_EXPRESSION_OPERATORS } from './regex-expressions.js';
 import { refuseWhere, SERVER_SCRIPT_OPERATORS } from './server-script-operators.js';
 import { SINGLE_NUMERIC_EXPRESSION_OPERATORS } from './single-numeric-expressions.js';
@@ -147,6 +150,21 @@ function queryOperator(match: (values: unknown[], rhs: unknown) => boolean) {
   };
 }
 
+/**
+ * `$in` and `$nin` as mongod's parseInExpression takes their array: a
+ * document in it whose first field is an operator is refused (a DBRef's
+ * `{ $ref, $id }` is a document to compare with).
+ */
+function inOperator(match: (values: unknown[], rhs: unknown) => boolean) {
+  const build = queryOperator(match);
+  return (selector: string, value: unknown): Predicate => {
+    if (Array.isArray(value) && value.some(isOperatorObject)) {
+      throw new CommandError('BadValue', 'cannot nest $ under $in');
+    }
+    return build(selector, value);
+  };
+}
+
 /** BSON's truth of an operand (`$exists: 0` and `$exists: null` ask for a missing field). */
 function trueValue(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return false;
@@ -202,6 +220,25 @@ const TOP_LEVEL_QUERY_OPERATORS = Object.fromEntries(
   }),
 );
 
+/**
+ * mongod's pathless `$id`, `$ref` and `$db` (its parseDBRef), as dbRefEqualities
+ * hands them over: an equality on the field of that name, `$id` under the
+ * collation, the other two binary. Refused as unknown anywhere else.
+ */
+function dbRefFieldEquality(selector: string, operand: unknown): Predicate {
+  if (selector !== DB_REF_SELECTOR) throw new CommandError('BadValue', `unknown operator: ${DB_REF_OPERATOR}`);
+  const { name, value } = operand as { name: string; value: unknown };
+  const path = queryPath(name);
+  if (value === null || value === undefined) return (doc) => equalsMatch(pathElements(doc, path, true), value);
+  const strings = name === '$id' ? undefined : compareStrings;
+  return (doc) => pathElements(doc, path, true).some((element) => bsonEquals(element, value, strings));
+}
+
+/** A filter (or `$match`, or `$elemMatch` criteria) as mingo takes it: see dbRefEqualities and conditionForMingo. */
+function filterForMingo<T>(filter: T): T {
+  return conditionForMingo(isPlainDocument(filter) ? (dbRefEqualities(filter) as T) : filter);
+}
+
 /** Comparison operators with MongoDB's BSON order (mingo's compare numbers as text). */
 const BSON_QUERY_OPERATORS = {
   ...TOP_LEVEL_QUERY_OPERATORS,
@@ -211,8 +248,8 @@ const BSON_QUERY_OPERATORS = {
   $gte: rangeOperator((c) => c >= 0),
   $lt: rangeOperator((c) => c < 0),
   $lte: rangeOperator((c) => c <= 0),
-  $in: queryOperator(inMatch),
-  $nin: queryOperator((values, rhs) => !inMatch(values, rhs)),
+  $in: inOperator(inMatch),
+  $nin: inOperator((values, rhs) => !inMatch(values, rhs)),
   $all: (selector: string, value: unknown, options: Options): Predicate =>
     Array.isArray(value) && isElemMatchEntry(value[0])
       ? allElemMatches(selector, value, options)
@@ -234,6 +271,7 @@ const BSON_QUERY_OPERATORS = {
   $bitsAnySet,
   $bitsAnyClear,
   ...GEO_OPERATORS,
+  [DB_REF_OPERATOR]: dbRefFieldEquality,
 };
 
 type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
@@ -328,7 +366,7 @@ const BSON_PIPELINE_OPERATORS: Record<string, unknown> = {
   // Any $match (not only a leading one, also inside $lookup/$facet) builds a mingo Query.
   $match: (collection: Iterator, expr: unknown, options: Options): Iterator => {
     refuseWhere(expr);
-    return (pipelineOperators.$match as PipelineOperator)(collection, conditionForMingo(expr), options);
+    return (pipelineOperators.$match as PipelineOperator)(collection, filterForMingo(expr), options);
   },
   // mingo's copies the input of each sub-pipeline with `cloneDeep`, which drops fields named `__proto__`.
   $facet: (collection: Iterator, expr: Document, options: Options): Iterator =>
@@ -386,7 +424,7 @@ BSON_PIPELINE_OPERATORS.$bucketAuto = bucketAutoStage(
 
 const BSON_PROJECTION_OPERATORS = {
   $elemMatch: (obj: unknown, expr: unknown, field: string, options: Options): unknown =>
-    (projectionOperators.$elemMatch as ProjectionOperator)(obj, conditionForMingo(expr), field, options),
+    (projectionOperators.$elemMatch as ProjectionOperator)(obj, filterForMingo(expr), field, options),
 };
 
 /** The accumulators of {@link MONGO_CONTEXT}. */
@@ -587,7 +625,7 @@ export function compileFilter(filter: Document | undefined, scope: Scope = NO_VA
     checkVariables(expr, scope);
   });
   // `$text` is checked here but matched through the text index (text-search.ts runs such queries).
-  const query = withMingoErrors(() => new Query(conditionForMingo(matchedPart(filter)), preparedMingoOptions()));
+  const query = withMingoErrors(() => new Query(filterForMingo(matchedPart(filter)), preparedMingoOptions()));
   return (doc) => withMingoErrors(() => query.test(doc));
 }
 

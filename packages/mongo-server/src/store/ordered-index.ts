@@ -5,6 +5,7 @@ import { bsonTag, compareStrings, isSubDocument } from '../bson/bson-compare.js'
 import type { StringOrder } from '../bson/string-order.js';
 import { hashedIndexKey } from '../query/hashed-index-key.js';
 import { compareIndexValues } from './index-key-order.js';
+import { DB_REF_FIELDS } from '../query/db-ref-fields.js';
 
 /** What this file uses of sorted-btree's `BTree`. */
 interface SortedTree<K, V> {
@@ -185,7 +186,11 @@ export class OrderedIndex {
           ((typeof direction === 'number' || typeof direction === 'bigint' || bsonTag(direction) !== undefined) &&
             Number(direction) !== 0 &&
             !Number.isNaN(Number(direction)))) &&
-        path.split('.').every((part) => part.length > 0 && !/^\d+$/.test(part) && !part.startsWith('$')),
+        path
+          .split('.')
+          .every(
+            (part) => part.length > 0 && !/^\d+$/.test(part) && (!part.startsWith('$') || DB_REF_FIELDS.has(part)),
+          ),
     );
   }
 

@@ -2,6 +2,7 @@ import { BSON, BSONRegExp, type Document, Double } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
+import { plainDbRefs } from './db-ref-documents.js';
 import { markIntegralDoubles } from './integral-doubles.js';
 import { WireProtocolError } from './wire-protocol-error.js';
 
@@ -58,7 +59,7 @@ export function decodeDocument(bytes: Uint8Array, requestId?: number): Document 
     throw new CommandError('Overflow', `BSONObj exceeded maximum nested object depth: ${MAX_BSON_DEPTH}`);
   }
   try {
-    return markIntegralDoubles(bytes, BSON.deserialize(bytes, DESERIALIZE_OPTIONS));
+    return markIntegralDoubles(bytes, plainDbRefs(bytes, BSON.deserialize(bytes, DESERIALIZE_OPTIONS)));
   } catch (error) {
     let doc: Document | undefined;
     try {
@@ -66,7 +67,7 @@ export function decodeDocument(bytes: Uint8Array, requestId?: number): Document 
     } catch {
       // Malformed otherwise too: report the first error.
     }
-    if (doc) return markIntegralDoubles(bytes, compilableAsRegExp(doc) as Document);
+    if (doc) return markIntegralDoubles(bytes, plainDbRefs(bytes, compilableAsRegExp(doc) as Document));
     throw new WireProtocolError(`invalid BSON: ${error instanceof Error ? error.message : String(error)}`, requestId);
   }
 }

@@ -38,9 +38,12 @@ describe('decodeDocument and integral doubles', () => {
       expect(roundTrip(doc)).toStrictEqual(expected);
     });
 
-    it('leaves a DBRef as the decoder gives it', () => {
-      const decoded = decodeDocument(BSON.serialize({ r: new DBRef('c', new ObjectId()), d: new Double(1) }));
-      expect(decoded.r).toBeInstanceOf(DBRef);
+    it('marks a double inside a DBRef, which is decoded as its plain document (db-ref-documents.ts)', () => {
+      const id = new ObjectId();
+      const decoded = decodeDocument(
+        BSON.serialize({ r: new DBRef('c', id, undefined, { n: new Double(2) }), d: new Double(1) }),
+      );
+      expect(decoded.r).toStrictEqual({ $ref: 'c', $id: id, n: new Double(2) });
       expect(decoded.d).toBeInstanceOf(Double);
     });
 

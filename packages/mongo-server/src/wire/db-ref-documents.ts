@@ -1,0 +1,82 @@
+import { DBRef, type Document } from 'bson';
+
+import { int32At, valueEnd } from './integral-doubles.js';
+
+/** `"$ref"` and its NUL: every document bson's decoder makes a DBRef of has this field name. */
+const REF_NAME = new Uint8Array([0x24, 0x72, 0x65, 0x66, 0x00]);
+
+const utf8 = new TextDecoder();
+
+/**
+ * `doc`, decoded from `bytes` by bson, with every `DBRef` bson's decoder made
+ * of a sub-document holding `$ref` and `$id` turned back into that plain
+ * document, its fields in the order the bytes hold them.
+ *
+ * To mongod a DBRef is no type, only a document whose fields happen to be
+ * named `$ref`, `$id` and `$db`: `{ 'owner.$id': id }` reads its field,
+ * `distinct('owner.$ref')` lists them, an index on `owner.$id` keys them, and
+ * it goes back to the client byte for byte as it came. A bson `DBRef` class
+ * instance is no document to the server's paths, so such queries found
+ * nothing; bson's decoder has no option to keep the plain document, hence
+ * this pass. A message without a `$ref` field name (nearly every one) costs
+ * one native byte search.
+ */
+export function plainDbRefs(bytes: Uint8Array, doc: Document): Document {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(REF_NAME) < 0) return doc;
+  // An inserted document may itself be one (a document sequence's element is decoded as a root).
+  const root = doc instanceof DBRef ? plainDocument(bytes, 0, doc) : doc;
+  restore(bytes, 0, root);
+  return root;
+}
+
+/** Replaces the DBRefs inside `container` (decoded from the document or array at `start`), at any depth. */
+function restore(bytes: Uint8Array, start: number, container: Document | unknown[]): void {
+  const end = start + int32At(bytes, start) - 1;
+  let pos = start + 4;
+  while (pos < end) {
+    const type = bytes[pos++]!;
+    const nameEnd = bytes.indexOf(0, pos);
+    if (nameEnd < 0) return;
+    const valueStart = nameEnd + 1;
+    if (type === 0x03 || type === 0x04) {
+      const name = utf8.decode(bytes.subarray(pos, nameEnd));
+      const value: unknown = (container as Document)[name];
+      if (value instanceof DBRef) {
+        const plain = plainDocument(bytes, valueStart, value);
+        setOwn(container, name, plain);
+        restore(bytes, valueStart, plain);
+      } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+        restore(bytes, valueStart, value as Document);
+      }
+      pos = valueStart + int32At(bytes, valueStart);
+      continue;
+    }
+    pos = valueEnd(bytes, type, valueStart);
+    if (pos < 0) return;
+  }
+}
+
+/** The document a DBRef was decoded from, its fields in the order of its bytes at `start`. */
+function plainDocument(bytes: Uint8Array, start: number, ref: DBRef): Document {
+  const plain: Document = {};
+  const end = start + int32At(bytes, start) - 1;
+  let pos = start + 4;
+  while (pos < end) {
+    const type = bytes[pos++]!;
+    const nameEnd = bytes.indexOf(0, pos);
+    if (nameEnd < 0) break;
+    const name = utf8.decode(bytes.subarray(pos, nameEnd));
+    const value =
+      name === '$ref' ? ref.collection : name === '$id' ? ref.oid : name === '$db' ? ref.db : ref.fields[name];
+    setOwn(plain, name, value);
+    const valueStart = nameEnd + 1;
+    pos = type === 0x03 || type === 0x04 ? valueStart + int32At(bytes, valueStart) : valueEnd(bytes, type, valueStart);
+    if (pos < 0) break;
+  }
+  return plain;
+}
+
+/** Defined, not assigned: a field named "__proto__" stays a field. */
+function setOwn(target: Document | unknown[], key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
