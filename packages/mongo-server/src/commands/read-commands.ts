@@ -41,8 +41,9 @@ export function matchingDocuments(
   filter: Document | undefined,
   limit = 0,
   collation?: Document,
+  hint?: unknown,
 ): Document[] {
-  return runQuery(view, { filter, limit, collation }).docs;
+  return runQuery(view, { filter, limit, collation, hint }).docs;
 }
 
 /** The collation a command on collection `name` runs under: its own `collation`, else the collection's default. */
@@ -328,8 +329,9 @@ function countOf(
   filter: Document,
   page: { skip: number; limit: number },
   collation: Document | undefined,
+  hint: unknown,
 ): Document[] {
-  const n = countQuery(view, { filter, ...page, collation });
+  const n = countQuery(view, { filter, ...page, collation, hint });
   return n > 0 ? [{ _id: 1, n }] : [];
 }
 
@@ -408,12 +410,18 @@ function runAggregate(cmd: Document, ctx: CommandContext): Document {
     if (first && '$match' in first) {
       const counted = countDocumentsShape(stages);
       if (counted) {
-        return openCursor(ctx, ns, countOf(ctx.view(name), first.$match as Document, counted, collation), undefined);
+        return openCursor(
+          ctx,
+          ns,
+          countOf(ctx.view(name), first.$match as Document, counted, collation, cmd.hint),
+          undefined,
+        );
       }
-      input = matchingDocuments(ctx.view(name), first.$match as Document, 0, collation);
+      input = matchingDocuments(ctx.view(name), first.$match as Document, 0, collation, cmd.hint);
       stages = stages.slice(1);
     } else {
-      input = matchingDocuments(ctx.view(name), undefined, 0, collation);
+      // The hint still picks the index the documents come through, in its order (or fails as a find's does).
+      input = matchingDocuments(ctx.view(name), undefined, 0, collation, cmd.hint);
     }
   } else if (target !== 1) {
     throw new CommandError('FailedToParse', "BSON field 'aggregate' must be a collection name or 1");

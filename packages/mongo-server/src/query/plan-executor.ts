@@ -194,6 +194,12 @@ function walkSorted(
   return out;
 }
 
+/** Whether `hint` names an index (by name or key pattern), not `{ $natural: ±1 }` nor nothing. */
+function isIndexHint(hint: unknown): boolean {
+  if (typeof hint === 'string') return hint.length > 0;
+  return hint !== null && typeof hint === 'object' && !Object.hasOwn(hint, '$natural');
+}
+
 /** The plan's candidates (and, in a transaction, every document it changed), in natural order. */
 function candidates(
   plan: QueryPlan,
@@ -430,7 +436,13 @@ function runCollatedQuery(
   if (plan.kind === 'IXSCAN' && plan.providesSort && !changes) {
     return finish(walkSorted(plan, view, matches, limit > 0 ? skip + limit : Infinity, stats), plan, true);
   }
-  // Without a sort, documents come in natural order whatever the plan, so the first `wanted` are final.
+  if (plan.kind === 'IXSCAN' && !sort && !changes && isIndexHint(request.hint)) {
+    // A hinted index is the plan the client asked for, and mongod returns its documents in the
+    // index's order (equal keys in insertion order): tests that hint an index assert that order.
+    const inIndexOrder = { ...plan, sortPositions: plan.index.ordered.fields.map((_field, position) => position) };
+    return finish(walkSorted(inIndexOrder, view, matches, limit > 0 ? skip + limit : Infinity, stats), plan, true);
+  }
+  // Otherwise, without a sort, documents come in natural order whatever the plan, so the first `wanted` are final.
   const wanted = limit > 0 && !sort ? skip + limit : Infinity;
   const matched: Document[] = [];
   const units = OperationBudget.unitsOf(request.filter);
