@@ -77,6 +77,21 @@ describe('insert write errors', () => {
       "The '_id' value cannot be of type array",
     ],
     ['a regex _id', { documents: [{ _id: /foo/i }], ordered: false }, 0, 53, "The '_id' value cannot be of type regex"],
+    // The drivers' CRUD spec (insertOne-dots_and_dollars): mongod's validIdField, DollarPrefixedFieldName.
+    [
+      'an _id document with a $-prefixed field',
+      { documents: [{ _id: { $a: 1 } }] },
+      0,
+      52,
+      "_id fields may not contain '$'-prefixed fields: $a is not valid for storage.",
+    ],
+    [
+      'an _id with a $-prefixed field deeper in it',
+      { documents: [{ _id: 'fine' }, { _id: { k: [{ $b: 1 }] } }] },
+      1,
+      52,
+      "_id fields may not contain '$'-prefixed fields: $b is not valid for storage.",
+    ],
   ])('should answer a write error for %s', async (_label, command, index, code, message) => {
     const collection = await fx.fresh(INSERT);
     await collection.insertMany([

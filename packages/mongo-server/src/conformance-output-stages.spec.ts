@@ -145,3 +145,46 @@ describe("$merge's 'on' fields", () => {
     expect(docs.every((doc) => doc._id !== undefined && doc._id !== null)).toBe(true);
   });
 });
+
+describe("output stages as the drivers' CRUD spec tests them", () => {
+  it('whenMatched fail answers the E11000 of the insert, with keyPattern and keyValue (aggregate-merge-errorResponse)', async () => {
+    const target = await fx.fresh('merge_fail');
+    await target.insertOne({ _id: 2 } as never);
+    const pipeline = [{ $documents: [{ _id: 2, x: 1 }] }, { $merge: { into: 'merge_fail', whenMatched: 'fail' } }];
+    const error = await failure(fx.db.aggregate(pipeline).toArray());
+    expect(error.code).toBe(11000);
+    expect(error.errorResponse).toMatchObject({ keyPattern: { _id: 1 }, keyValue: { _id: 2 } });
+  });
+
+  it.each(['$out', '$merge'])(
+    "refuses %s under readConcern 'linearizable' (InvalidOptions), as other levels run (aggregate-out-readConcern)",
+    async (stage) => {
+      const c = await sales();
+      await fx.fresh('read_concern_out');
+      const last = stage === '$out' ? { $out: 'read_concern_out' } : { $merge: { into: 'read_concern_out' } };
+      const error = await failure(c.aggregate([last], { readConcern: { level: 'linearizable' } }).toArray());
+      expect([error.codeName, error.message]).toEqual([
+        'InvalidOptions',
+        `${stage} cannot be used with a 'linearizable' read concern level`,
+      ]);
+      for (const level of ['local', 'majority', 'available'] as const) {
+        await c.aggregate([last], { readConcern: { level } }).toArray();
+      }
+      expect(await fx.db.collection('read_concern_out').countDocuments()).toBe(3);
+    },
+  );
+
+  it('writes what a database-level source stage gives ($listLocalSessions, db-aggregate-write-readPreference)', async () => {
+    const target = await fx.fresh('from_sessions');
+    await fx.db
+      .aggregate([
+        { $listLocalSessions: {} },
+        { $limit: 1 },
+        { $addFields: { _id: 1 } },
+        { $project: { _id: 1 } },
+        { $out: 'from_sessions' },
+      ])
+      .toArray();
+    expect(await target.find().toArray()).toEqual([{ _id: 1 }]);
+  });
+});

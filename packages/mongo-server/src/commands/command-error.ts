@@ -31,6 +31,7 @@ export const ErrorCode = {
   DuplicateKey: 11000,
   UnsupportedOpQueryCommand: 352,
   InvalidIdField: 53,
+  DollarPrefixedFieldName: 52,
   Overflow: 15,
   PathNotViable: 28,
   ConflictingUpdateOperators: 40,

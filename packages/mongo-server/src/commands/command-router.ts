@@ -214,8 +214,9 @@ export class CommandRouter {
         return (
           runChangeStream(name, bound, ctx) ??
           runOnView(name, bound, ctx) ??
-          runSourceStage(name, bound, ctx) ??
+          // An output stage first: its pipeline may start with a source stage, which it runs.
           runOutputStage(name, bound, ctx) ??
+          runSourceStage(name, bound, ctx) ??
           handler(bound, ctx)
         );
       });

@@ -11,6 +11,7 @@ import type { CollectionView } from '../store/collection-view.js';
 import { checkCollectionName, checkDatabaseName } from './command-arguments.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
+import { runSourceStage } from './source-stages.js';
 import { READ_COMMANDS } from './read-commands.js';
 import { notSupported } from '../query/expression-check.js';
 
@@ -37,10 +38,14 @@ function namespace(target: unknown, db: string, stage: string): { db: string; co
 
 /** The pipeline's results before its last stage, read to the end. */
 function results(ctx: CommandContext, cmd: Document, stages: Document[]): Document[] {
-  const reply = READ_COMMANDS.aggregate!(
-    { aggregate: cmd.aggregate, pipeline: stages, cursor: { batchSize: Number.MAX_SAFE_INTEGER }, $db: cmd.$db },
-    ctx,
-  );
+  const read = {
+    aggregate: cmd.aggregate,
+    pipeline: stages,
+    cursor: { batchSize: Number.MAX_SAFE_INTEGER },
+    $db: cmd.$db,
+  };
+  // A pipeline that makes its own documents (`$listLocalSessions`, `$collStats`, a `$text` search) first.
+  const reply = runSourceStage('aggregate', read, ctx) ?? READ_COMMANDS.aggregate!(read, ctx);
   const cursor = reply.cursor as { firstBatch: Document[]; id: bigint | number };
   if (Number(cursor.id) !== 0) ctx.cursors.kill(BigInt(cursor.id));
   // Checked as an insert is: a computed document may nest too deep or name a field with a NUL byte.
@@ -139,10 +144,10 @@ function merge(ctx: CommandContext, docs: Document[], raw: unknown): void {
     }
     if (whenMatched === 'keepExisting') continue;
     if (whenMatched === 'fail') {
-      throw new CommandError(
-        'DuplicateKey',
-        `$merge found a document with the same ${on.join(', ')} in ${ns.db}.${ns.coll}`,
-      );
+      // mongod inserts: the target's unique index refuses it with its own E11000 (keyPattern, keyValue).
+      view.insert(doc);
+      byKey.set(keyOf(doc), doc);
+      continue;
     }
     const updated =
       whenMatched === 'replace' ? { ...doc, _id: existing._id } : { ...existing, ...doc, _id: existing._id };
@@ -165,6 +170,11 @@ export function runOutputStage(name: string, cmd: Document, ctx: CommandContext)
   const stage = Object.keys(stages[position]!)[0]!;
   if (position !== stages.length - 1) {
     throw new CommandError('Location40601', `${stage} can only be the final stage in the pipeline`);
+  }
+  // A write stage reads with any level but linearizable (mongod's supportsReadConcern of $out and $merge).
+  const readConcern: unknown = cmd.readConcern;
+  if (typeAlias(readConcern) === 'object' && (readConcern as Document).level === 'linearizable') {
+    throw new CommandError('InvalidOptions', `${stage} cannot be used with a 'linearizable' read concern level`);
   }
   const docs = results(ctx, cmd, stages.slice(0, -1));
   if (stage === '$out') out(ctx, docs, stages[position]!.$out);

@@ -91,15 +91,44 @@ function isContainer(value: unknown): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** DBRef field names, which mongod's storage validation lets a document hold (in a DBRef's order). */
+const DB_REF_NAMES = new Set(['$ref', '$id', '$db']);
+
+/**
+ * mongod's validIdField for a document `_id`: no `$`-prefixed field name at
+ * any depth of it (DollarPrefixedFieldName, 52), a DBRef's fields aside. The
+ * rest of a document may hold such names since MongoDB 5.0; an `_id` may not.
+ */
+function checkStorableId(id: unknown): void {
+  const stack: unknown[] = [id];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const element of value) stack.push(element);
+    } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      for (const key of Object.keys(value)) {
+        if (key.startsWith('$') && !DB_REF_NAMES.has(key)) {
+          throw new CommandError(
+            'DollarPrefixedFieldName',
+            `_id fields may not contain '$'-prefixed fields: ${key} is not valid for storage.`,
+          );
+        }
+        stack.push((value as Document)[key]);
+      }
+    }
+  }
+}
+
 /**
  * Refuses a document MongoDB could not store, with its messages: one nested
  * deeper than {@link MAX_STORAGE_DEPTH} (an `$inc` on a 5,000-part path
  * built one, and every later aggregation over the collection then overflowed
  * the call stack copying it), or one over 16 MiB (every reply carrying it
- * would break the connection). Depth is checked first: measuring the size
- * walks the document recursively.
+ * would break the connection), or one whose `_id` holds a `$`-prefixed field.
+ * Depth is checked first: measuring the size walks the document recursively.
  */
 export function checkStorable(doc: Document, by: StoredBy): Document {
+  checkStorableId(doc._id);
   const { containers, elements } = nesting(doc);
   if (by === 'insert' && containers > MAX_STORAGE_DEPTH) {
     throw new CommandError(
