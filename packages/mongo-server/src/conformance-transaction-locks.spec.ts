@@ -184,6 +184,18 @@ describe('a write outside transactions meeting a document an open transaction wr
     expect(await c.findOne({ _id: 'x' })).toEqual({ _id: 'x', n: 10 });
   });
 
+  it('is let through at once after killAllSessions aborted the transaction, whose commit then fails (251)', async () => {
+    const c = await lockedCounter('locks_killed');
+    // As test runners (the unified test format's) end what a failed test left open.
+    await fx.client.db('admin').command({ killAllSessions: [] });
+    const plain = c.updateOne({ _id: 'x' }, { $inc: { n: 1 } });
+    expect(await stillWaiting(plain)).toBe(false);
+    expect(await plain).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    const error = (await session.commitTransaction().catch((e: unknown) => e)) as MongoServerError;
+    expect(error).toMatchObject({ code: 251, codeName: 'NoSuchTransaction' });
+    expect(await c.findOne({ _id: 'x' })).toEqual({ _id: 'x', n: 1 });
+  });
+
   it('still fails at once inside another transaction (WriteConflict 112, TransientTransactionError)', async () => {
     const c = await lockedCounter('locks_in_transaction');
     const other = fx.client.startSession();

@@ -293,15 +293,20 @@ function checkSessionUser(value: unknown, index: number): void {
 }
 
 /**
- * killAllSessions: `[]` closes the cursors of every session, as mongod kills
- * its sessions' cursors; a list of users kills only theirs, and the embedded
- * server's sessions belong to no user (it has no authentication).
+ * killAllSessions: `[]` closes the cursors of every session and aborts their
+ * open transactions, as mongod kills its sessions' operations; a list of users
+ * kills only theirs, and the embedded server's sessions belong to no user (it
+ * has no authentication).
  */
 const killAllSessions: CommandHandler = (cmd, ctx) => {
   const users: unknown = cmd.killAllSessions;
   if (!Array.isArray(users)) throw wrongType('KillAllSessionsCmd.killAllSessions', users, 'array');
   users.forEach(checkSessionUser);
-  if (users.length === 0) ctx.cursors.killSessionCursors();
+  if (users.length === 0) {
+    ctx.cursors.killSessionCursors();
+    // Test runners call it between tests to end what a failed test left open (the unified test format does).
+    ctx.sessions.abortOpenTransactions();
+  }
   return { ok: 1 };
 };
 

@@ -226,6 +226,16 @@ export class SessionRegistry {
     return keys;
   }
 
+  /**
+   * `killAllSessions: []`: aborts every session's open transaction, as mongod
+   * kills each session's in-progress operations; the sessions themselves stay.
+   */
+  abortOpenTransactions(): void {
+    for (const state of this.sessions.values()) {
+      if (state.transaction?.state === 'in-progress') state.transaction.abort();
+    }
+  }
+
   /** Aborts every open transaction (server stop). */
   abortAll(): void {
     for (const state of this.sessions.values()) state.transaction?.abort();
