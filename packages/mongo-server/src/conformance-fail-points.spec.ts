@@ -144,6 +144,49 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
     expect(await c.findOne({ _id: 'seed' as never })).toEqual({ _id: 'seed', n: 1 });
   });
 
+  // The drivers' transaction specs (error-labels, convenient API commit-transienttransactionerror): mongod's
+  // isTransientTransactionError for a commit, which withTransaction retries the whole transaction on.
+  it.each<[string, number, boolean]>([
+    ['NoSuchTransaction (251)', 251, true],
+    ['LockTimeout (24)', 24, true],
+    ['WriteConflict (112)', 112, true],
+    ['SnapshotUnavailable (246)', 246, true],
+    ['Interrupted (11601)', 11601, false],
+    ['BadValue (2)', 2, false],
+  ])('labels a commitTransaction failing with %s as mongod does', async (_label, errorCode, transient) => {
+    const session = fx.client.startSession();
+    try {
+      session.startTransaction();
+      await c.insertOne({ _id: `commit-${errorCode}` } as never, { session });
+      await arm({ times: 1 }, { failCommands: ['commitTransaction'], errorCode });
+      const error = (await session.commitTransaction().catch((e: unknown) => e)) as {
+        code: number;
+        errorLabels: string[];
+      };
+      expect(error.code).toBe(errorCode);
+      expect(error.errorLabels.includes('TransientTransactionError')).toBe(transient);
+    } finally {
+      await admin().command({ configureFailPoint: 'failCommand', mode: 'off' });
+      await session.endSession();
+    }
+  });
+
+  it('has withTransaction run the transaction again after a commit fails with LockTimeout', async () => {
+    const session = fx.client.startSession();
+    let runs = 0;
+    try {
+      await arm({ times: 2 }, { failCommands: ['commitTransaction'], errorCode: 24 });
+      await session.withTransaction(async () => {
+        runs++;
+        await c.insertOne({ _id: `retried-${runs}` } as never, { session });
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(runs).toBe(3);
+    expect(await c.countDocuments({ _id: { $in: ['retried-1', 'retried-2', 'retried-3'] } } as never)).toBe(1);
+  });
+
   it('is refused outside the admin database', async () => {
     await expect(fx.db.command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
       errmsg: expect.stringMatching(/admin/) as unknown,

@@ -3,7 +3,7 @@
  * transactions through `session.withTransaction`, via the driver and
  * mongoose (a real replica set via MONGO_URL passes the same suite).
  */
-import { MongoServerError } from 'mongodb';
+import { type ClientSession, MongoServerError } from 'mongodb';
 import mongoose from 'mongoose';
 
 import { useDriverFixture } from './conformance.fixture.js';
@@ -140,6 +140,29 @@ describe('transactions', () => {
       await session.endSession();
     }
     expect((await c.find({}, { projection: { _id: 0 } }).toArray()).map((d) => d.slug)).toEqual(['taken']);
+  });
+
+  it.each<[string, (session: ClientSession) => Promise<unknown>]>([
+    ['count', (session) => fx.db.command({ count: 'tx_refused' }, { session })],
+    ['listCollections', (session) => fx.db.command({ listCollections: 1 }, { session })],
+    ['listIndexes', (session) => fx.db.command({ listIndexes: 'tx_refused' }, { session })],
+  ])('refuses %s inside a transaction (OperationNotSupportedInTransaction 263), not transient', async (name, run) => {
+    await fx.fresh('tx_refused');
+    const session = fx.client.startSession();
+    try {
+      session.startTransaction();
+      await fx.db.collection('tx_refused').insertOne({ _id: 1 } as never, { session });
+      const error = (await run(session).catch((e: unknown) => e)) as MongoServerError;
+      expect([error.code, error.codeName, error.message]).toEqual([
+        263,
+        'OperationNotSupportedInTransaction',
+        `Cannot run '${name}' in a multi-document transaction.`,
+      ]);
+      expect(error.hasErrorLabel('TransientTransactionError')).toBe(false);
+    } finally {
+      await session.abortTransaction().catch(() => undefined);
+      await session.endSession();
+    }
   });
 
   it('works through mongoose connection.transaction()', async () => {

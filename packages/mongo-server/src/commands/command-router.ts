@@ -27,6 +27,7 @@ import { runOutputStage } from './output-stages.js';
 import { runSourceStage } from './source-stages.js';
 import { lookupDocuments, runOnView } from './view-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
+import { unsatisfiableWriteConcern } from './write-concern.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
   Object.entries({
@@ -117,6 +118,27 @@ const OUTSIDE_TRANSACTION = new Set([
 ]);
 
 /**
+ * The commands mongod runs inside a multi-document transaction (those whose
+ * `allowedInTransactions()` holds); any other is refused there with
+ * OperationNotSupportedInTransaction (263), as `count` is.
+ */
+const ALLOWED_IN_TRANSACTION = new Set([
+  'find',
+  'getMore',
+  'killCursors',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'aggregate',
+  'distinct',
+  'create',
+  'createIndexes',
+  'bulkWrite',
+]);
+
+/**
  * Dispatches one command document to its handler and always returns a
  * reply: MongoDB's `{ ok: 0, code, codeName, errmsg }` on failure, never a
  * thrown error. Runs synchronously from parse to reply, which is what makes
@@ -168,6 +190,12 @@ export class CommandRouter {
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
+      if (transaction && !ALLOWED_IN_TRANSACTION.has(name)) {
+        throw new CommandError(
+          'OperationNotSupportedInTransaction',
+          `Cannot run '${name}' in a multi-document transaction.`,
+        );
+      }
       const fail = this.failPoint.evaluate({
         name,
         cmd,
@@ -227,6 +255,8 @@ export class CommandRouter {
         reply.writeConcernError = fail.writeConcernError;
         if (fail.writeConcernLabels?.length) reply.errorLabels = fail.writeConcernLabels;
       }
+      const unsatisfiable = reply.writeConcernError === undefined ? unsatisfiableWriteConcern(cmd) : undefined;
+      if (unsatisfiable) reply.writeConcernError = unsatisfiable;
       return { reply, delayMS };
     } catch (error) {
       transaction?.abort();

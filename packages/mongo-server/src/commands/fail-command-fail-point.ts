@@ -67,8 +67,13 @@ const CODE_NAMES: Record<number, string> = {
 
 /** Codes mongod labels RetryableWriteError on a retryable write (network, not-primary, shutdown). */
 const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
-/** Codes mongod labels TransientTransactionError inside a transaction (besides the retryable ones). */
-const TRANSIENT_TRANSACTION_CODES = new Set([24, 112, 251, 267]);
+/**
+ * Codes mongod labels TransientTransactionError in any command of a transaction
+ * (isTransientTransactionError): LockTimeout, WriteConflict, PreparedTransactionInProgress
+ * and the snapshot errors (SnapshotTooOld, SnapshotUnavailable, StaleChunkHistory, MigrationConflict).
+ */
+const TRANSIENT_TRANSACTION_CODES = new Set([24, 112, 267, 239, 246, 285, 324]);
+const NO_SUCH_TRANSACTION = 251;
 const RETRYABLE_WRITE_COMMANDS = new Set([
   'insert',
   'update',
@@ -225,14 +230,14 @@ export class FailCommandFailPoint {
     const reply: Document = { ok: 0, errmsg: MESSAGE, code, codeName: CODE_NAMES[code] ?? `Location${code}` };
     const labels = Array.isArray(this.data.errorLabels)
       ? (this.data.errorLabels as string[])
-      : naturalLabels(code, target);
+      : naturalLabels(code, target, this.data.writeConcernError !== undefined);
     if (labels.length > 0) reply.errorLabels = labels;
     return reply;
   }
 }
 
 /** The labels mongod would attach to `code` itself when `errorLabels` is not given. */
-function naturalLabels(code: number, { name, cmd }: FailCommandTarget): string[] {
+function naturalLabels(code: number, { name, cmd }: FailCommandTarget, hasWriteConcernError = false): string[] {
   const inTransaction = cmd.autocommit === false;
   const labels: string[] = [];
   const retryableWrite =
@@ -240,9 +245,13 @@ function naturalLabels(code: number, { name, cmd }: FailCommandTarget): string[]
     RETRYABLE_WRITE_COMMANDS.has(name) &&
     (!inTransaction || name === 'commitTransaction' || name === 'abortTransaction');
   if (retryableWrite && RETRYABLE_WRITE_CODES.has(code)) labels.push('RetryableWriteError');
-  const transient = TRANSIENT_TRANSACTION_CODES.has(code) || RETRYABLE_WRITE_CODES.has(code);
-  if (inTransaction && name !== 'commitTransaction' && name !== 'abortTransaction' && transient) {
-    labels.push('TransientTransactionError');
-  }
+  // A commit or abort is transient for NoSuchTransaction only without a write concern error (the data could
+  // have been committed, then rolled back); any other command also for NoSuchTransaction and the retryable codes.
+  const commitOrAbort = name === 'commitTransaction' || name === 'abortTransaction';
+  const transient =
+    TRANSIENT_TRANSACTION_CODES.has(code) ||
+    (code === NO_SUCH_TRANSACTION && !(commitOrAbort && hasWriteConcernError)) ||
+    (!commitOrAbort && RETRYABLE_WRITE_CODES.has(code));
+  if (inTransaction && transient) labels.push('TransientTransactionError');
   return labels;
 }
