@@ -68,6 +68,12 @@ export const ErrorCode = {
  */
 export type ErrorCodeName = keyof typeof ErrorCode | `Location${number}`;
 
+/** ChangeStreamFatalError and ChangeStreamHistoryLost, labelled NonResumableChangeStreamError by mongod. */
+const NON_RESUMABLE_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.ChangeStreamFatalError,
+  ErrorCode.ChangeStreamHistoryLost,
+]);
+
 function codeOf(name: ErrorCodeName): number {
   return name in ErrorCode ? ErrorCode[name as keyof typeof ErrorCode] : Number(name.slice('Location'.length));
 }
@@ -92,7 +98,12 @@ export class CommandError extends Error {
 
   /** The top-level error reply (`ok: 0`). */
   toReply(): Document {
-    return { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+    const reply: Document = { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+    // mongod's NonResumableChangeStreamError category: a driver must not resume a stream after these.
+    if (NON_RESUMABLE_CODES.has(this.code) && reply.errorLabels === undefined) {
+      reply.errorLabels = ['NonResumableChangeStreamError'];
+    }
+    return reply;
   }
 
   /** The per-statement entry of a `writeErrors` array. */

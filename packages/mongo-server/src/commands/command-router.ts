@@ -28,6 +28,7 @@ import { runSourceStage } from './source-stages.js';
 import { lookupDocuments, runOnView } from './view-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 import { unsatisfiableWriteConcern } from './write-concern.js';
+import { checkSnapshotReadConcern } from './read-concern.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
   Object.entries({
@@ -190,6 +191,7 @@ export class CommandRouter {
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
+      if (!transaction && cmd.readConcern !== undefined) checkSnapshotReadConcern(name, cmd);
       if (transaction && !ALLOWED_IN_TRANSACTION.has(name)) {
         throw new CommandError(
           'OperationNotSupportedInTransaction',
