@@ -187,6 +187,24 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
     expect(await c.countDocuments({ _id: { $in: ['retried-1', 'retried-2', 'retried-3'] } } as never)).toBe(1);
   });
 
+  it("gives a retried write its writeConcernError again (the drivers' retryable-writes spec, insertOne-errorLabels)", async () => {
+    await arm(
+      { times: 2 },
+      {
+        failCommands: ['insert'],
+        errorLabels: ['RetryableWriteError'],
+        writeConcernError: { code: 91, errmsg: 'Replication is being shut down' },
+      },
+    );
+    const error = (await c.insertOne({ _id: 'twice' } as never).catch((e: unknown) => e)) as {
+      code: number;
+      errorLabels: string[];
+    };
+    expect(error.code).toBe(91);
+    expect(error.errorLabels).toContain('RetryableWriteError');
+    expect(await c.countDocuments({ _id: 'twice' } as never)).toBe(1);
+  });
+
   it('is refused outside the admin database', async () => {
     await expect(fx.db.command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
       errmsg: expect.stringMatching(/admin/) as unknown,

@@ -119,6 +119,22 @@ const OUTSIDE_TRANSACTION = new Set([
 ]);
 
 /**
+ * `reply` with the outcome of waiting for the command's write concern: the
+ * fail point's `writeConcernError` (and its labels), else mongod's error for
+ * a `w` this one member cannot meet.
+ */
+function withWriteConcern(reply: Document, cmd: Document, fail: FailCommandAction | undefined): Document {
+  if (fail?.writeConcernError) {
+    reply.writeConcernError = fail.writeConcernError;
+    if (fail.writeConcernLabels?.length) reply.errorLabels = fail.writeConcernLabels;
+    return reply;
+  }
+  const unsatisfiable = reply.writeConcernError === undefined ? unsatisfiableWriteConcern(cmd) : undefined;
+  if (unsatisfiable) reply.writeConcernError = unsatisfiable;
+  return reply;
+}
+
+/**
  * The commands mongod runs inside a multi-document transaction (those whose
  * `allowedInTransactions()` holds); any other is refused there with
  * OperationNotSupportedInTransaction (263), as `count` is.
@@ -230,7 +246,8 @@ export class CommandRouter {
     const { name, handler, cmd, db, server, transaction, fail, delayMS } = run;
     try {
       const retried = this.sessions.retriedWrite(name, cmd);
-      if (retried !== undefined) return { reply: retried, delayMS };
+      // A retried write waits for its write concern again, as mongod's does: a fail point's or an unmet one applies.
+      if (retried !== undefined) return { reply: withWriteConcern(retried, cmd, fail), delayMS };
       const ctx = this.context(cmd, db, server, transaction);
       if (
         !transaction &&
@@ -253,13 +270,7 @@ export class CommandRouter {
       // Any failed statement aborts the transaction, as in MongoDB.
       if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
       this.sessions.recordWrite(name, cmd, reply);
-      if (fail?.writeConcernError) {
-        reply.writeConcernError = fail.writeConcernError;
-        if (fail.writeConcernLabels?.length) reply.errorLabels = fail.writeConcernLabels;
-      }
-      const unsatisfiable = reply.writeConcernError === undefined ? unsatisfiableWriteConcern(cmd) : undefined;
-      if (unsatisfiable) reply.writeConcernError = unsatisfiable;
-      return { reply, delayMS };
+      return { reply: withWriteConcern(reply, cmd, fail), delayMS };
     } catch (error) {
       transaction?.abort();
       return { reply: errorReply(name, error) };
