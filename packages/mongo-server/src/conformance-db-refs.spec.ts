@@ -147,6 +147,7 @@ describe('queries through DBRef fields', () => {
     ],
     ['a top-level $id: the field "$id" of the document', { $id: user(1) }, []],
     ['a top-level $ref beside a field', { $or: [{ $ref: 'users' }, { _id: 3 }] }, [3]],
+    ['$elemMatch on a null $db: the elements without one', { readers: { $elemMatch: { $db: null } } }, [2]],
   ])('%s', async (_label, filter, expected) => {
     expect(await ids(filter)).toEqual(expected);
     expect(await collection('posts').countDocuments(filter)).toBe(expected.length);

@@ -228,10 +228,11 @@ const TOP_LEVEL_QUERY_OPERATORS = Object.fromEntries(
 function dbRefFieldEquality(selector: string, operand: unknown): Predicate {
   if (selector !== DB_REF_SELECTOR) throw new CommandError('BadValue', `unknown operator: ${DB_REF_OPERATOR}`);
   const { name, value } = operand as { name: string; value: unknown };
-  const path = queryPath(name);
-  if (value === null || value === undefined) return (doc) => equalsMatch(pathElements(doc, path, true), value);
-  const strings = name === '$id' ? undefined : compareStrings;
-  return (doc) => pathElements(doc, path, true).some((element) => bsonEquals(element, value, strings));
+  const binary = (values: unknown[], rhs: unknown): boolean =>
+    rhs === null || rhs === undefined
+      ? equalsMatch(values, rhs)
+      : values.some((v) => bsonEquals(v, rhs, compareStrings));
+  return queryOperator(name === '$id' ? equalsMatch : binary)(name, value);
 }
 
 /** A filter (or `$match`, or `$elemMatch` criteria) as mingo takes it: see dbRefEqualities and conditionForMingo. */

@@ -1,6 +1,7 @@
 import { BSON, type Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
+import { DB_REF_FIELDS } from '../query/db-ref-fields.js';
 
 /** MongoDB's largest document, 16 MiB. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -91,9 +92,6 @@ function isContainer(value: unknown): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** DBRef field names, which mongod's storage validation lets a document hold (in a DBRef's order). */
-const DB_REF_NAMES = new Set(['$ref', '$id', '$db']);
-
 /**
  * mongod's validIdField for a document `_id`: no `$`-prefixed field name at
  * any depth of it (DollarPrefixedFieldName, 52), a DBRef's fields aside. The
@@ -107,7 +105,7 @@ function checkStorableId(id: unknown): void {
       for (const element of value) stack.push(element);
     } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
       for (const key of Object.keys(value)) {
-        if (key.startsWith('$') && !DB_REF_NAMES.has(key)) {
+        if (key.startsWith('$') && !DB_REF_FIELDS.has(key)) {
           throw new CommandError(
             'DollarPrefixedFieldName',
             `_id fields may not contain '$'-prefixed fields: ${key} is not valid for storage.`,

@@ -29,8 +29,8 @@ export function plainDbRefs(bytes: Uint8Array, doc: Document): Document {
   return root;
 }
 
-/** Replaces the DBRefs inside `container` (decoded from the document or array at `start`), at any depth. */
-function restore(bytes: Uint8Array, start: number, container: Document | unknown[]): void {
+/** Each element of the document or array at `start`: its type, name and where its value starts. */
+function* elementsOf(bytes: Uint8Array, start: number): Generator<{ type: number; name: string; valueStart: number }> {
   const end = start + int32At(bytes, start) - 1;
   let pos = start + 4;
   while (pos < end) {
@@ -38,40 +38,35 @@ function restore(bytes: Uint8Array, start: number, container: Document | unknown
     const nameEnd = bytes.indexOf(0, pos);
     if (nameEnd < 0) return;
     const valueStart = nameEnd + 1;
-    if (type === 0x03 || type === 0x04) {
-      const name = utf8.decode(bytes.subarray(pos, nameEnd));
-      const value: unknown = (container as Document)[name];
-      if (value instanceof DBRef) {
-        const plain = plainDocument(bytes, valueStart, value);
-        setOwn(container, name, plain);
-        restore(bytes, valueStart, plain);
-      } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
-        restore(bytes, valueStart, value as Document);
-      }
-      pos = valueStart + int32At(bytes, valueStart);
-      continue;
-    }
-    pos = valueEnd(bytes, type, valueStart);
+    yield { type, name: utf8.decode(bytes.subarray(pos, nameEnd)), valueStart };
+    // A document or an array is skipped whole (its length first), any other value by its type.
+    pos = type === 0x03 || type === 0x04 ? valueStart + int32At(bytes, valueStart) : valueEnd(bytes, type, valueStart);
     if (pos < 0) return;
+  }
+}
+
+/** Replaces the DBRefs inside `container` (decoded from the document or array at `start`), at any depth. */
+function restore(bytes: Uint8Array, start: number, container: Document | unknown[]): void {
+  for (const { type, name, valueStart } of elementsOf(bytes, start)) {
+    if (type !== 0x03 && type !== 0x04) continue;
+    const value: unknown = (container as Document)[name];
+    if (value instanceof DBRef) {
+      const plain = plainDocument(bytes, valueStart, value);
+      setOwn(container, name, plain);
+      restore(bytes, valueStart, plain);
+    } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
+      restore(bytes, valueStart, value as Document);
+    }
   }
 }
 
 /** The document a DBRef was decoded from, its fields in the order of its bytes at `start`. */
 function plainDocument(bytes: Uint8Array, start: number, ref: DBRef): Document {
   const plain: Document = {};
-  const end = start + int32At(bytes, start) - 1;
-  let pos = start + 4;
-  while (pos < end) {
-    const type = bytes[pos++]!;
-    const nameEnd = bytes.indexOf(0, pos);
-    if (nameEnd < 0) break;
-    const name = utf8.decode(bytes.subarray(pos, nameEnd));
+  for (const { name } of elementsOf(bytes, start)) {
     const value =
       name === '$ref' ? ref.collection : name === '$id' ? ref.oid : name === '$db' ? ref.db : ref.fields[name];
     setOwn(plain, name, value);
-    const valueStart = nameEnd + 1;
-    pos = type === 0x03 || type === 0x04 ? valueStart + int32At(bytes, valueStart) : valueEnd(bytes, type, valueStart);
-    if (pos < 0) break;
   }
   return plain;
 }
