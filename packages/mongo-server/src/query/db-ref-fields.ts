@@ -13,10 +13,13 @@
  */
 import type { Document } from 'bson';
 
+import { findFieldName } from './document-paths.js';
 import { isPlainDocument } from './path-elements.js';
 
 /** A DBRef's field names, which mongod's parser takes as pathless operators. */
 export const DB_REF_FIELDS: ReadonlySet<string> = new Set(['$ref', '$id', '$db']);
+
+const isDbRefField = (name: string): boolean => DB_REF_FIELDS.has(name);
 
 /**
  * mongod's isDBRefDocument: `value` holds `$ref` and `$id`, or, with
@@ -39,24 +42,7 @@ const LOGICAL = new Set(['$and', '$or', '$nor']);
  * field, the usual case; otherwise a copy, the caller's documents untouched.
  */
 export function dbRefEqualities(filter: Document): Document {
-  return mentionsDbRefField(filter) ? rewriteLevel(filter) : filter;
-}
-
-/** Whether any document in `value`, at any depth, has a DBRef field name. */
-function mentionsDbRefField(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (Array.isArray(next)) {
-      for (const element of next) stack.push(element);
-    } else if (isPlainDocument(next)) {
-      for (const key of Object.keys(next)) {
-        if (DB_REF_FIELDS.has(key)) return true;
-        stack.push(next[key]);
-      }
-    }
-  }
-  return false;
+  return findFieldName(filter, isDbRefField) === undefined ? filter : rewriteLevel(filter);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 import { bsonTag } from '../bson/bson-compare.js';
 import { formatKeyValue } from '../bson/format-key-value.js';
+import { isPlainDocument } from './path-elements.js';
 
 export { bsonTag };
 
@@ -44,4 +45,24 @@ export function idFirst(doc: Document): Document {
   if (!('_id' in doc) || Object.keys(doc)[0] === '_id') return doc;
   const { _id, ...rest } = doc;
   return { _id, ...rest };
+}
+
+/**
+ * The first field name `test` accepts in `value`'s documents, at any depth
+ * (through arrays too), or undefined; walked with a stack, not recursion.
+ */
+export function findFieldName(value: unknown, test: (name: string) => boolean): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (Array.isArray(next)) {
+      for (const element of next) stack.push(element);
+    } else if (isPlainDocument(next)) {
+      for (const key of Object.keys(next)) {
+        if (test(key)) return key;
+        stack.push(next[key]);
+      }
+    }
+  }
+  return undefined;
 }

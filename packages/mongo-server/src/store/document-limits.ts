@@ -2,6 +2,7 @@ import { BSON, type Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import { DB_REF_FIELDS } from '../query/db-ref-fields.js';
+import { findFieldName } from '../query/document-paths.js';
 
 /** MongoDB's largest document, 16 MiB. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -92,28 +93,21 @@ function isContainer(value: unknown): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** A `$`-prefixed name other than a DBRef field's. */
+const isUnstorableIdField = (key: string): boolean => key.startsWith('$') && !DB_REF_FIELDS.has(key);
+
 /**
  * mongod's validIdField for a document `_id`: no `$`-prefixed field name at
  * any depth of it (DollarPrefixedFieldName, 52), a DBRef's fields aside. The
  * rest of a document may hold such names since MongoDB 5.0; an `_id` may not.
  */
 function checkStorableId(id: unknown): void {
-  const stack: unknown[] = [id];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const element of value) stack.push(element);
-    } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-      for (const key of Object.keys(value)) {
-        if (key.startsWith('$') && !DB_REF_FIELDS.has(key)) {
-          throw new CommandError(
-            'DollarPrefixedFieldName',
-            `_id fields may not contain '$'-prefixed fields: ${key} is not valid for storage.`,
-          );
-        }
-        stack.push((value as Document)[key]);
-      }
-    }
+  const name = findFieldName(id, isUnstorableIdField);
+  if (name !== undefined) {
+    throw new CommandError(
+      'DollarPrefixedFieldName',
+      `_id fields may not contain '$'-prefixed fields: ${name} is not valid for storage.`,
+    );
   }
 }
 

@@ -1,11 +1,9 @@
 import { DBRef, type Document } from 'bson';
 
-import { int32At, valueEnd } from './integral-doubles.js';
+import { fieldName, int32At, valueEnd } from './integral-doubles.js';
 
 /** `"$ref"` and its NUL: every document bson's decoder makes a DBRef of has this field name. */
 const REF_NAME = new Uint8Array([0x24, 0x72, 0x65, 0x66, 0x00]);
-
-const utf8 = new TextDecoder();
 
 /**
  * `doc`, decoded from `bytes` by bson, with every `DBRef` bson's decoder made
@@ -38,7 +36,7 @@ function* elementsOf(bytes: Uint8Array, start: number): Generator<{ type: number
     const nameEnd = bytes.indexOf(0, pos);
     if (nameEnd < 0) return;
     const valueStart = nameEnd + 1;
-    yield { type, name: utf8.decode(bytes.subarray(pos, nameEnd)), valueStart };
+    yield { type, name: fieldName(bytes, pos, nameEnd), valueStart };
     // A document or an array is skipped whole (its length first), any other value by its type.
     pos = type === 0x03 || type === 0x04 ? valueStart + int32At(bytes, valueStart) : valueEnd(bytes, type, valueStart);
     if (pos < 0) return;

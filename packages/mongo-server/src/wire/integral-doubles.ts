@@ -129,7 +129,7 @@ function isContainer(value: unknown): value is Document {
 const utf8 = new TextDecoder();
 
 /** A field name (NUL excluded), without a TextDecoder call for the usual ASCII name. */
-function fieldName(bytes: Uint8Array, start: number, end: number): string {
+export function fieldName(bytes: Uint8Array, start: number, end: number): string {
   let name = '';
   for (let i = start; i < end; i++) {
     const byte = bytes[i]!;
