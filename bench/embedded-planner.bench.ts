@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { BSON, type Collection, type Document, Long, MongoClient, ObjectId, Timestamp } from 'mongodb';
+import { Binary, BSON, type Collection, type Document, Long, MongoClient, ObjectId, Timestamp } from 'mongodb';
 
 import { EmbeddedMongoServer } from 'nestjs-objectid-mongo-server';
 import {
@@ -105,6 +105,9 @@ function opReplyFrame(body: Document): Buffer {
  * The floor: a TCP server that frames requests and answers each with canned
  * bytes chosen by the command's name (hello as a replica-set primary, a
  * one-document `find` batch, `{ ok: 1 }` for the rest), decoding nothing.
+ * Each reply carries the `$clusterTime` and `operationTime` a replica-set
+ * member's replies carry, which the driver reads and gossips back with every
+ * command, as it does with the embedded server and with mongod.
  * Its hello has no `topologyVersion`, so the driver polls it every 10 s
  * instead of streaming: neither costs anything per round trip.
  */
@@ -155,16 +158,24 @@ async function startFloorServer(): Promise<{ uri: string; close: () => Promise<v
     readOnly: false,
     ok: 1,
   };
+  const clusterTime = {
+    $clusterTime: {
+      clusterTime: opTime.ts,
+      signature: { hash: new Binary(new Uint8Array(20), 0), keyId: Long.ZERO },
+    },
+    operationTime: opTime.ts,
+  };
   const replies: Record<string, Buffer> = {
-    hello: opMsgFrame(hello),
-    isMaster: opMsgFrame({ ismaster: true, ...hello }),
-    ismaster: opMsgFrame({ ismaster: true, ...hello }),
-    legacyHello: opReplyFrame({ ismaster: true, ...hello }),
+    hello: opMsgFrame({ ...hello, ...clusterTime }),
+    isMaster: opMsgFrame({ ismaster: true, ...hello, ...clusterTime }),
+    ismaster: opMsgFrame({ ismaster: true, ...hello, ...clusterTime }),
+    legacyHello: opReplyFrame({ ismaster: true, ...hello, ...clusterTime }),
     find: opMsgFrame({
       cursor: { firstBatch: [roundTripDocument(0)], id: Long.ZERO, ns: 'bench.round_trip' },
       ok: 1,
+      ...clusterTime,
     }),
-    ok: opMsgFrame({ ok: 1 }),
+    ok: opMsgFrame({ ok: 1, ...clusterTime }),
   };
   return {
     uri: `mongodb://${me}/?directConnection=true`,

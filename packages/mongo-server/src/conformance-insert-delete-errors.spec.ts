@@ -220,7 +220,8 @@ describe('insert of a document naming _id twice', () => {
     const collection = await fx.fresh('insert_nested_id');
     const doc = Buffer.from(BSON.serialize({ _id: 1, sub: { _id: 2 }, list: [{ _id: 3 }] }));
     const reply = await insertRaw({ insert: 'insert_nested_id', $db: fx.db.databaseName }, [doc]);
-    expect(reply).toEqual({ n: 1, ok: 1 });
+    // With the cluster time a replica-set member adds to every reply.
+    expect(reply).toEqual({ n: 1, ok: 1, $clusterTime: expect.anything(), operationTime: expect.anything() });
     expect(await collection.countDocuments()).toBe(1);
   });
 });

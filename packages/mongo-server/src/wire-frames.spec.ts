@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 
-import { BSON } from 'bson';
+import { BSON, Timestamp } from 'bson';
 import { MongoClient } from 'mongodb';
 
 import { EmbeddedMongoServer } from './index.js';
@@ -14,6 +14,13 @@ import { encodeOpMsgRequest } from './wire/op-msg.js';
 
 let server: EmbeddedMongoServer;
 let client: MongoClient;
+
+/** A ping's reply: ok, and the cluster time every reply of a replica-set member carries. */
+const PING_REPLY = {
+  ok: 1,
+  $clusterTime: { clusterTime: expect.any(Timestamp), signature: expect.any(Object) },
+  operationTime: expect.any(Timestamp),
+};
 
 beforeAll(async () => {
   server = await EmbeddedMongoServer.start();
@@ -126,7 +133,7 @@ describe('malformed frames', () => {
       8,
       { ok: 0, errmsg: 'BSONObj exceeded maximum nested object depth: 200', code: 15, codeName: 'Overflow' },
     ]);
-    expect([second!.readInt32LE(8), BSON.deserialize(second!.subarray(21))]).toEqual([9, { ok: 1 }]);
+    expect([second!.readInt32LE(8), BSON.deserialize(second!.subarray(21))]).toEqual([9, PING_REPLY]);
   });
 
   it('serves a well-formed OP_MSG sent in one-byte chunks', async () => {
@@ -136,7 +143,7 @@ describe('malformed frames', () => {
     for (const byte of frame) socket.write(Buffer.from([byte]));
     const bytes = await reply;
     expect(bytes.readInt32LE(8)).toBe(99);
-    expect(BSON.deserialize(bytes.subarray(21))).toEqual({ ok: 1 });
+    expect(BSON.deserialize(bytes.subarray(21))).toEqual(PING_REPLY);
     socket.destroy();
   });
 

@@ -52,6 +52,11 @@ export interface ChangeEntry extends ChangePosition {
 
 type NewEntry = Omit<ChangeEntry, 'seq' | 'token' | 'clusterTime' | 'wallTime' | 'time' | 'opIndex' | 'bytes'>;
 
+/** A cluster time as the Timestamp replies and events carry (seconds in the high 32 bits, an increment in the low). */
+export function timestampOf(time: bigint): Timestamp {
+  return Timestamp.fromBits(Number(time & 0xffffffffn), Number(time >> 32n));
+}
+
 function historyLost(): CommandError {
   return new CommandError(
     'ChangeStreamHistoryLost',
@@ -74,6 +79,12 @@ export class ChangeLog {
   private nextSeq = 0;
   private bytes = 0;
   private lastTime = 0n;
+  /**
+   * A write happened since the clock last ticked and was not recorded: the
+   * next reading of the time ticks for it, so that writes move the cluster
+   * time (replies' `operationTime`) without a tick per document.
+   */
+  private unticked = true;
   /** Every event at or after this cluster time is still kept. */
   private retainedFrom = 0n;
   private readonly listeners = new Set<() => void>();
@@ -93,9 +104,35 @@ export class ChangeLog {
     return this.lastTime;
   }
 
-  /** The latest cluster time given out (a reply's `operationTime`). */
+  /**
+   * The latest cluster time (a reply's `operationTime`): the time of the
+   * latest write, as mongod's last applied op time, or a later one a client
+   * gossiped (see {@link advance}).
+   */
   get now(): bigint {
+    if (this.unticked) this.tick();
     return this.lastTime;
+  }
+
+  /**
+   * Moves the cluster time up to `time` (a client's gossiped `$clusterTime`,
+   * which mongod without authentication accepts unsigned); an earlier time
+   * changes nothing.
+   */
+  advance(time: bigint): void {
+    if (this.unticked) this.tick();
+    if (time > this.lastTime) this.lastTime = time;
+  }
+
+  /**
+   * Notes a write to one document: true when the log records it (the caller
+   * then describes it with {@link documentWritten}); otherwise the write only
+   * moves the cluster time.
+   */
+  noteWrite(): boolean {
+    if (this.recording) return true;
+    this.unticked = true;
+    return false;
   }
 
   /** Seq of the oldest kept event. */
@@ -115,6 +152,7 @@ export class ChangeLog {
 
   /** A new cluster time: seconds since the epoch and an increment, as mongod's. */
   private tick(): bigint {
+    this.unticked = false;
     const seconds = BigInt(Math.floor(Date.now() / 1000));
     this.lastTime = seconds > this.lastTime >> 32n ? (seconds << 32n) | 1n : this.lastTime + 1n;
     return this.lastTime;
@@ -122,13 +160,14 @@ export class ChangeLog {
 
   /** Records one write outside transactions. */
   documentWritten(change: DocumentChange): void {
-    if (!this.recording) return;
+    if (!this.noteWrite()) return;
     this.append([documentEntry(change)], this.tick());
   }
 
   /** Records a committed transaction's writes, in the order they ran. */
   transactionCommitted(changes: readonly DocumentChange[], lsid: Document | undefined, txnNumber: bigint): void {
-    if (!this.recording || changes.length === 0) return;
+    // A transaction's writes reach `changes` only while recording; the commit moves the time either way.
+    if (!this.noteWrite() || changes.length === 0) return;
     const txn = { lsid, txnNumber: Long.fromBigInt(txnNumber) };
     this.append(
       changes.map((change) => ({ ...documentEntry(change), ...txn })),
@@ -138,23 +177,23 @@ export class ChangeLog {
 
   /** Records a dropped collection. */
   collectionDropped(db: string, coll: string): void {
-    if (this.recording) this.append([{ operationType: 'drop', db, coll }], this.tick());
+    if (this.noteWrite()) this.append([{ operationType: 'drop', db, coll }], this.tick());
   }
 
   /** Records a renamed collection. */
   collectionRenamed(db: string, coll: string, to: { db: string; coll: string }): void {
-    if (this.recording) this.append([{ operationType: 'rename', db, coll, to }], this.tick());
+    if (this.noteWrite()) this.append([{ operationType: 'rename', db, coll, to }], this.tick());
   }
 
   /** Records a dropped database: a drop per collection, then dropDatabase. */
   databaseDropped(db: string, collections: readonly string[]): void {
-    if (!this.recording) return;
+    if (!this.noteWrite()) return;
     for (const coll of collections) this.collectionDropped(db, coll);
     this.append([{ operationType: 'dropDatabase', db }], this.tick());
   }
 
   private append(events: NewEntry[], time: bigint): void {
-    const clusterTime = Timestamp.fromBits(Number(time & 0xffffffffn), Number(time >> 32n));
+    const clusterTime = timestampOf(time);
     const wallTime = new Date();
     for (const [opIndex, event] of events.entries()) {
       const bytes =

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { type Document, Timestamp } from 'bson';
+import type { Document } from 'bson';
 
 import { CommandError } from '../commands/command-error.js';
 import type { ServerInfo } from '../commands/command-context.js';
@@ -27,10 +27,6 @@ interface StreamCursor {
   nextSeq: number;
   /** Ends the getMore waiting on this cursor, if one is. */
   release?: (outcome: StreamOutcome) => void;
-}
-
-function timestampOf(time: bigint): Timestamp {
-  return Timestamp.fromBits(Number(time & 0xffffffffn), Number(time >> 32n));
 }
 
 /** A command failure as a reply, for a getMore that ends after its command returned. */
@@ -74,7 +70,7 @@ export class ChangeStreamCursors {
       if (this.cursors.size >= MAX_OPEN_CHANGE_STREAMS) this.evictOldest();
       this.cursors.set(id, cursor);
     }
-    return this.reply(cursor, batch, 'firstBatch', store);
+    return this.reply(cursor, batch, 'firstBatch');
   }
 
   /** Closes the stream unused longest, preferring one no getMore is waiting on (mongod never times out a cursor in use). */
@@ -90,12 +86,8 @@ export class ChangeStreamCursors {
     if (oldest) this.kill(oldest.id);
   }
 
-  private reply(
-    cursor: StreamCursor,
-    batch: StreamBatch,
-    field: 'firstBatch' | 'nextBatch',
-    store: MemoryStore,
-  ): Document {
+  /** A batch's reply; the router adds the cluster time, as to every reply. */
+  private reply(cursor: StreamCursor, batch: StreamBatch, field: 'firstBatch' | 'nextBatch'): Document {
     return {
       cursor: {
         [field]: batch.events,
@@ -104,7 +96,6 @@ export class ChangeStreamCursors {
         ns: cursor.ns,
       },
       ok: 1,
-      operationTime: timestampOf(store.changes.now),
     };
   }
 
@@ -147,7 +138,7 @@ export class ChangeStreamCursors {
     this.cursors.set(id, cursor);
     const batchSize = request.batchSize && request.batchSize > 0 ? request.batchSize : Number.MAX_SAFE_INTEGER;
     const batch = this.read(cursor, batchSize, store, run);
-    if (batch.events.length > 0 || batch.invalidated) return { reply: this.reply(cursor, batch, 'nextBatch', store) };
+    if (batch.events.length > 0 || batch.invalidated) return { reply: this.reply(cursor, batch, 'nextBatch') };
     return this.wait(cursor, batchSize, request.awaitMS ?? DEFAULT_AWAIT_MS, store, server, run);
   }
 
@@ -174,7 +165,7 @@ export class ChangeStreamCursors {
             throw new CommandError('CursorNotFound', `cursor id ${cursor.id} not found`);
           const batch = this.read(cursor, batchSize, store, run);
           if (final || batch.events.length > 0 || batch.invalidated) {
-            finish({ reply: this.reply(cursor, batch, 'nextBatch', store) });
+            finish({ reply: this.reply(cursor, batch, 'nextBatch') });
           }
         } catch (error) {
           finish(errorOutcome(error));

@@ -347,7 +347,7 @@ const create: CommandHandler = (cmd, ctx) => {
     $readPreference: _rp,
     ...options
   } = cmd;
-  const existing = ctx.store.collection(ctx.db, name);
+  const existing = ctx.collection(name);
   if (existing) {
     // MongoDB 7 accepts re-creating a collection with the same options.
     if (Object.keys(options).length === 0 && existing.options.viewOn === undefined) return { ok: 1 };
@@ -356,6 +356,12 @@ const create: CommandHandler = (cmd, ctx) => {
   checkCappedOptions(options);
   refuseUnsupportedOptions(options);
   const isView = options.viewOn !== undefined || options.pipeline !== undefined;
+  if (isView && ctx.transaction) {
+    throw new CommandError(
+      'OperationNotSupportedInTransaction',
+      'Cannot create a view in a multi-document transaction.',
+    );
+  }
   if (isView) checkViewDefinition(options);
   checkValidatorOptions(options);
   if (options.collation !== undefined) {
@@ -365,7 +371,7 @@ const create: CommandHandler = (cmd, ctx) => {
     else delete options.collation;
   }
   if (isView) checkNewView(ctx, name, options);
-  ctx.store.ensureCollection(ctx.db, name, options);
+  ctx.ensureCollection(name, options);
   return { ok: 1 };
 };
 

@@ -3,6 +3,7 @@ import type { Document, ObjectId } from 'bson';
 import type { CursorOwner, CursorRegistry } from '../cursor/cursor-registry.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
+import type { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import type { FailCommandFailPoint } from './fail-command-fail-point.js';
@@ -52,6 +53,13 @@ export interface CommandContext {
   readonly knobs: QueryKnobs;
   /** The collection as this command sees it (transaction-aware); created on demand when `create`. */
   view(name: string, create?: boolean): CollectionView | undefined;
+  /** The collection `name` of the command's database, one its transaction created included (its committed data). */
+  collection(name: string): CollectionStore | undefined;
+  /**
+   * The collection `name`, created if missing with `options`: inside a
+   * transaction, created for it alone until it commits.
+   */
+  ensureCollection(name: string, options?: Document): { collection: CollectionStore; created: boolean };
   /**
    * What `$lookup`, `$graphLookup` and `$unionWith` read from `name`: a
    * collection's documents, compared under `collation`, or a view's.

@@ -60,6 +60,7 @@ export const ErrorCode = {
   ChangeStreamHistoryLost: 286,
   ConversionFailure: 241,
   DurationOverflow: 159,
+  ClusterTimeFailsRateLimiter: 209,
 } as const;
 
 /**

@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { runChangeStream, runChangeStreamCursorCommand } from '../changes/change-stream-commands.js';
 import type { CursorRegistry } from '../cursor/cursor-registry.js';
 import { LockBusyError } from '../session/lock-busy-error.js';
+import { LockTable } from '../session/lock-table.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
@@ -28,7 +29,8 @@ import { runSourceStage } from './source-stages.js';
 import { lookupDocuments, runOnView } from './view-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 import { unsatisfiableWriteConcern } from './write-concern.js';
-import { checkSnapshotReadConcern } from './read-concern.js';
+import { checkReadConcern, checkSnapshotReadConcern } from './read-concern.js';
+import { gossipedTime, withClusterTime } from './cluster-time.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
   Object.entries({
@@ -188,6 +190,19 @@ export class CommandRouter {
    * transactions that meets a transaction's lock — an outcome that comes later.
    */
   execute(cmd: Document, server: ServerInfo): CommandOutcome {
+    return this.stamped(this.dispatch(cmd, server));
+  }
+
+  /** The outcome with the cluster time in its reply, now or when it comes. */
+  private stamped(outcome: CommandOutcome): CommandOutcome {
+    // A reply comes alone or with a delay (a closed connection or a later outcome has none).
+    if (outcome.reply)
+      return { reply: withClusterTime(outcome.reply, this.store.changes.now), delayMS: outcome.delayMS };
+    if (outcome.later) return { ...outcome, later: outcome.later.then((later) => this.stamped(later)) };
+    return outcome;
+  }
+
+  private dispatch(cmd: Document, server: ServerInfo): CommandOutcome {
     const name = Object.keys(cmd)[0] ?? '';
     const handler = HANDLERS.get(name);
     if (!handler) {
@@ -204,10 +219,15 @@ export class CommandRouter {
       }
       checkDatabaseName(db);
       checkSessionFields(cmd);
+      const gossiped = gossipedTime(cmd, Date.now());
+      if (gossiped !== undefined) this.store.changes.advance(gossiped);
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
-      if (!transaction && cmd.readConcern !== undefined) checkSnapshotReadConcern(name, cmd);
+      if (cmd.readConcern !== undefined) {
+        checkReadConcern(cmd, () => this.store.changes.now);
+        if (!transaction) checkSnapshotReadConcern(name, cmd);
+      }
       if (transaction && !ALLOWED_IN_TRANSACTION.has(name)) {
         throw new CommandError(
           'OperationNotSupportedInTransaction',
@@ -351,9 +371,22 @@ export class CommandRouter {
       server,
       knobs: this.knobs,
       view(name: string, create = false): CollectionView | undefined {
-        const collection = create ? store.ensureCollection(db, name).collection : store.collection(db, name);
+        const collection = create ? ctx.ensureCollection(name).collection : ctx.collection(name);
         if (!collection) return undefined;
         return transaction ? transaction.view(collection) : collection;
+      },
+      collection: (name) => store.collection(db, name) ?? transaction?.createdCollection(`${db}.${name}`),
+      ensureCollection(name, options) {
+        const existing = ctx.collection(name);
+        if (existing) return { collection: existing, created: false };
+        // A name a transaction is creating waits (a write) or conflicts until the transaction ends.
+        if (!transaction) {
+          store.locks.assertFree(LockTable.collectionLock(`${db}.${name}`));
+          return store.ensureCollection(db, name, options);
+        }
+        const collection = store.newCollection(db, name, options);
+        transaction.addCreated(collection, store);
+        return { collection, created: true };
       },
       lookupDocuments: (name, collation) => lookupDocuments(ctx, name, collation),
     };

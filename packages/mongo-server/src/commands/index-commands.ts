@@ -184,7 +184,8 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
     if (typeAlias(spec) !== 'object') throw wrongType(`createIndexes.indexes.${i}`, spec, 'object');
   }
   if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
-  const { collection, created } = ctx.store.ensureCollection(ctx.db, name);
+  const committed = ctx.store.collection(ctx.db, name);
+  const { collection, created } = ctx.ensureCollection(name);
   const before = collection.indexSpecs().length;
   const toBuild: IndexSpec[] = [];
   for (const raw of specs) {
@@ -229,6 +230,13 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
       );
     }
     toBuild.push(spec);
+  }
+  // mongod builds an index inside a transaction only on a collection the transaction created.
+  if (ctx.transaction && committed && toBuild.length > 0) {
+    throw new CommandError(
+      'OperationNotSupportedInTransaction',
+      `Cannot create new indexes on existing collection ${ctx.db}.${name} in a multi-document transaction.`,
+    );
   }
   const built: string[] = [];
   try {

@@ -19,7 +19,7 @@ export function meetsLock(handler: CommandHandler, cmd: Document, ctx: CommandCo
   const probe: CommandContext = {
     ...ctx,
     view(name: string, create = false): CollectionView | undefined {
-      const collection = create ? store.ensureCollection(ctx.db, name).collection : store.collection(ctx.db, name);
+      const collection = create ? ctx.ensureCollection(name).collection : ctx.collection(name);
       if (!collection) return undefined;
       let overlay = overlays.get(name);
       if (!overlay) {

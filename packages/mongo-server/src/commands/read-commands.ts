@@ -48,7 +48,7 @@ export function matchingDocuments(
 
 /** The collation a command on collection `name` runs under: its own `collation`, else the collection's default. */
 export function commandCollation(ctx: CommandContext, name: string, cmd: Document): Collation | undefined {
-  return Collation.resolve(optionalDocument(cmd, 'collation'), ctx.store.collection(ctx.db, name)?.options.collation);
+  return Collation.resolve(optionalDocument(cmd, 'collation'), ctx.collection(name)?.options.collation);
 }
 
 /**

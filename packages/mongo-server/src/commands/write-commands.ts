@@ -65,7 +65,7 @@ function storable(ctx: CommandContext, name: string, cmd: Document): Storable {
   const bypass = cmd.bypassDocumentValidation === true;
   return (doc, by, previous) => {
     checkStorable(doc, by);
-    const options = ctx.store.collection(ctx.db, name)?.options;
+    const options = ctx.collection(name)?.options;
     if (options) validateDocument(options, doc, previous, bypass);
     return doc;
   };

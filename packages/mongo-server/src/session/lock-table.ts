@@ -29,6 +29,11 @@ export class LockTable {
     return `${ns}\u0001${indexName}\u0000${encoded}`;
   }
 
+  /** Lock name of a collection's name, which a transaction that creates the collection holds until it ends. */
+  static collectionLock(ns: string): string {
+    return `${ns}\u0002`;
+  }
+
   /** Whether any lock is held, i.e. whether a write outside transactions must look before it writes. */
   get held(): boolean {
     return this.owners.size > 0;

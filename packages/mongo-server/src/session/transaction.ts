@@ -1,8 +1,10 @@
 import type { Document } from 'bson';
 
 import type { DocumentChange } from '../changes/change-log.js';
+import { CommandError } from '../commands/command-error.js';
 import type { CollectionStore } from '../store/collection-store.js';
-import type { LockOwner, LockTable } from './lock-table.js';
+import type { MemoryStore } from '../store/memory-store.js';
+import { type LockOwner, LockTable } from './lock-table.js';
 import { TransactionOverlay } from './transaction-overlay.js';
 
 /** Lifecycle of a {@link Transaction}. */
@@ -18,6 +20,13 @@ export class Transaction implements LockOwner {
   private readonly overlays = new Map<string, TransactionOverlay>();
   /** Its writes in the order they ran, which change streams see after the commit. */
   private changes: DocumentChange[] = [];
+  /**
+   * The collections it created (by `create`, `createIndexes` or a first
+   * write), by namespace, and the catalog they join at the commit: as in
+   * mongod, no other client sees them, or their indexes, before that.
+   */
+  private created = new Map<string, CollectionStore>();
+  private catalog?: MemoryStore;
 
   constructor(
     readonly txnNumber: bigint,
@@ -48,14 +57,40 @@ export class Transaction implements LockOwner {
     return overlay;
   }
 
-  /** Validates unique indexes again, then applies every buffered write atomically. */
+  /** The collection `ns` if this transaction created it. */
+  createdCollection(ns: string): CollectionStore | undefined {
+    return this.created.get(ns);
+  }
+
+  /**
+   * Keeps `collection` (from `catalog.newCollection`) for this transaction
+   * until it commits, holding its name: another transaction that creates it
+   * gets WriteConflict, a write outside transactions waits.
+   */
+  addCreated(collection: CollectionStore, catalog: MemoryStore): void {
+    this.locks.acquire(LockTable.collectionLock(collection.ns), this);
+    this.created.set(collection.ns, collection);
+    this.catalog = catalog;
+  }
+
+  /**
+   * Validates unique indexes again and that no one else created a
+   * collection of the same name meanwhile (WriteConflict, which
+   * `withTransaction` retries), then publishes the collections it created and
+   * applies every buffered write atomically.
+   */
   commit(): void {
     try {
+      for (const collection of this.created.values()) {
+        if (this.catalog?.collection(collection.db, collection.name)) throw CommandError.writeConflict();
+      }
       for (const overlay of this.overlays.values()) overlay.validateCommit();
     } catch (error) {
       this.abort();
       throw error;
     }
+    for (const collection of this.created.values()) this.catalog?.adopt(collection);
+    this.created = new Map();
     for (const overlay of this.overlays.values()) overlay.apply();
     const log = [...this.overlays.values()][0]?.collection.changes;
     log?.transactionCommitted(this.changes, this.lsid, this.txnNumber);
@@ -71,5 +106,6 @@ export class Transaction implements LockOwner {
     this.locks.releaseAll(this);
     this.overlays.clear();
     this.changes = [];
+    this.created = new Map();
   }
 }

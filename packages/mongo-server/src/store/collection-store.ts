@@ -126,7 +126,7 @@ export class CollectionStore implements CollectionView {
     this.checkUnique(doc, idKey);
     this.checkIndexable(doc);
     this.rawSet(idKey, doc);
-    if (this.changes?.active)
+    if (this.changes?.noteWrite())
       this.changes.documentWritten({ db: this.db, coll: this.name, operationType: 'insert', after: doc });
   }
 
@@ -136,7 +136,7 @@ export class CollectionStore implements CollectionView {
     this.checkIndexable(doc);
     const before = this.docs.get(idKey);
     this.rawSet(idKey, doc);
-    if (this.changes?.active)
+    if (this.changes?.noteWrite())
       this.changes.documentWritten({ db: this.db, coll: this.name, operationType: kind, before, after: doc });
   }
 
@@ -144,7 +144,7 @@ export class CollectionStore implements CollectionView {
     this.assertUnlocked(idKey, undefined);
     const before = this.docs.get(idKey);
     this.rawDelete(idKey);
-    if (before && this.changes?.active)
+    if (before && this.changes?.noteWrite())
       this.changes.documentWritten({ db: this.db, coll: this.name, operationType: 'delete', before });
   }
 

@@ -29,16 +29,30 @@ export class MemoryStore {
     options: Document = {},
     uuid?: UUID,
   ): { collection: CollectionStore; created: boolean } {
-    let collections = this.databases.get(db);
+    const existing = this.collection(db, name);
+    if (existing) return { collection: existing, created: false };
+    const collection = this.newCollection(db, name, options, uuid);
+    this.adopt(collection);
+    return { collection, created: true };
+  }
+
+  /**
+   * A collection outside the catalog, which no command finds until
+   * {@link adopt} puts it there: a transaction's, until it commits.
+   */
+  newCollection(db: string, name: string, options: Document = {}, uuid?: UUID): CollectionStore {
+    return new CollectionStore(db, name, this.locks, options, this.changes, uuid);
+  }
+
+  /** Puts `collection`, made by {@link newCollection}, in the catalog; its name must be free. */
+  adopt(collection: CollectionStore): void {
+    let collections = this.databases.get(collection.db);
     if (!collections) {
       collections = new Map();
-      this.databases.set(db, collections);
+      this.databases.set(collection.db, collections);
     }
-    const existing = collections.get(name);
-    if (existing) return { collection: existing, created: false };
-    const collection = new CollectionStore(db, name, this.locks, options, this.changes, uuid);
-    collections.set(name, collection);
-    return { collection, created: true };
+    if (collections.has(collection.name)) throw new Error(`collection ${collection.ns} already exists`);
+    collections.set(collection.name, collection);
   }
 
   /** Drops a collection; returns the dropped one. */
