@@ -144,6 +144,40 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
     expect(await c.findOne({ _id: 'seed' as never })).toEqual({ _id: 'seed', n: 1 });
   });
 
+  // The drivers' transaction spec (backpressure-retryable-reads and -writes): mongod evaluates the fail point
+  // before it checks out the session, so the failed command neither aborts nor starts the transaction.
+  it('leaves the transaction open when it fails a command in it, which may run again there', async () => {
+    const session = fx.client.startSession();
+    try {
+      session.startTransaction();
+      await c.insertOne({ _id: 'kept' } as never, { session });
+      await arm({ times: 1 }, { failCommands: ['find'], errorCode: 112 });
+      await expect(c.find({}, { session }).toArray()).rejects.toMatchObject({ code: 112 });
+      expect(await c.find({}, { session }).toArray()).toEqual([{ _id: 'kept' }]);
+      await session.commitTransaction();
+    } finally {
+      await session.endSession();
+    }
+    expect(await c.find().toArray()).toEqual([{ _id: 'kept' }]);
+  });
+
+  it('starts no transaction when it fails the first command of one, which the driver sends again to start it', async () => {
+    const session = fx.client.startSession();
+    try {
+      session.startTransaction();
+      // Labels the driver retries with a backoff: the retry carries startTransaction again, with the same txnNumber.
+      await arm(
+        { times: 1 },
+        { failCommands: ['insert'], errorCode: 112, errorLabels: ['RetryableError', 'SystemOverloadedError'] },
+      );
+      await c.insertOne({ _id: 'first' } as never, { session });
+      await session.commitTransaction();
+    } finally {
+      await session.endSession();
+    }
+    expect(await c.find().toArray()).toEqual([{ _id: 'first' }]);
+  });
+
   // The drivers' transaction specs (error-labels, convenient API commit-transienttransactionerror): mongod's
   // isTransientTransactionError for a commit, which withTransaction retries the whole transaction on.
   it.each<[string, number, boolean]>([

@@ -223,6 +223,19 @@ export class CommandRouter {
       if (gossiped !== undefined) this.store.changes.advance(gossiped);
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
+      const fail = this.failPoint.evaluate({
+        name,
+        cmd,
+        db,
+        appName: server.appName,
+        sameCommand: (listed) => HANDLERS.get(listed) === handler,
+      });
+      const delayMS = fail && fail.blockTimeMS > 0 ? fail.blockTimeMS : undefined;
+      if (fail?.closeConnection || fail?.errorReply) {
+        // As in mongod, the fail point fires before the session is checked out: a transaction
+        // neither starts nor aborts, so the driver may retry the command in it.
+        return fail.closeConnection ? { closeConnection: true, delayMS } : { reply: fail.errorReply, delayMS };
+      }
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
       if (cmd.readConcern !== undefined) {
         checkReadConcern(cmd, () => this.store.changes.now);
@@ -233,19 +246,6 @@ export class CommandRouter {
           'OperationNotSupportedInTransaction',
           `Cannot run '${name}' in a multi-document transaction.`,
         );
-      }
-      const fail = this.failPoint.evaluate({
-        name,
-        cmd,
-        db,
-        appName: server.appName,
-        sameCommand: (listed) => HANDLERS.get(listed) === handler,
-      });
-      const delayMS = fail && fail.blockTimeMS > 0 ? fail.blockTimeMS : undefined;
-      if (fail?.closeConnection || fail?.errorReply) {
-        // The command fails before it runs; inside a transaction that aborts it, as any error does.
-        transaction?.abort();
-        return fail.closeConnection ? { closeConnection: true, delayMS } : { reply: fail.errorReply, delayMS };
       }
       const run: PendingCommand = { name, handler, cmd, db, server, transaction, fail, delayMS, since: Date.now() };
       return (
