@@ -4,6 +4,7 @@ import { ObjectId } from 'bson';
 
 import { CommandRouter } from './commands/command-router.js';
 import { FailCommandFailPoint } from './commands/fail-command-fail-point.js';
+import { TransactionalWriteFailPoint } from './commands/transactional-write-fail-point.js';
 import { CursorRegistry } from './cursor/cursor-registry.js';
 import { SessionRegistry } from './session/session-registry.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -83,6 +84,7 @@ export class EmbeddedMongoServer {
   private readonly cursors: CursorRegistry;
   private readonly sessions: SessionRegistry;
   private readonly failPoint = new FailCommandFailPoint();
+  private readonly transactionalWriteFailPoint = new TransactionalWriteFailPoint();
   private readonly router: CommandRouter;
   private readonly ttlMonitor: TtlMonitor;
   private readonly connections = new Set<WireConnection>();
@@ -102,10 +104,14 @@ export class EmbeddedMongoServer {
     });
     // A command in a session expired unseen starts it anew: its cursors must close first.
     sessions.onExpire((key) => this.cursors.killSessionCursors(new Set([key])));
-    this.router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoint, {
-      clock: options.clock ?? Date.now,
-      maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS,
-    });
+    this.router = new CommandRouter(
+      this.store,
+      this.cursors,
+      this.sessions,
+      this.failPoint,
+      { clock: options.clock ?? Date.now, maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS },
+      this.transactionalWriteFailPoint,
+    );
     this.ttlMonitor = new TtlMonitor(this.store, options.clock ?? Date.now, options.ttlMonitorSleepSecs);
   }
 
@@ -155,7 +161,7 @@ export class EmbeddedMongoServer {
 
   /**
    * Closes the listener and every connection; open cursors, transactions
-   * and the `failCommand` fail point are discarded (as a mongod restart
+   * and the fail points are discarded (as a mongod restart
    * would), committed data is kept.
    */
   async close(): Promise<void> {
@@ -166,6 +172,7 @@ export class EmbeddedMongoServer {
     this.cursors.clear();
     this.sessions.abortAll();
     this.failPoint.reset();
+    this.transactionalWriteFailPoint.reset();
     this.ttlMonitor.stop();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }

@@ -7,6 +7,7 @@ import type { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import type { FailCommandFailPoint } from './fail-command-fail-point.js';
+import type { TransactionalWriteFailPoint } from './transactional-write-fail-point.js';
 
 /** Facts about the listening server and the connection that handshake replies report. */
 export interface ServerInfo {
@@ -44,6 +45,8 @@ export interface CommandContext {
   readonly sessions: SessionRegistry;
   /** The server's `failCommand` fail point. */
   readonly failPoint: FailCommandFailPoint;
+  /** The server's `onPrimaryTransactionalWrite` fail point. */
+  readonly transactionalWriteFailPoint: TransactionalWriteFailPoint;
   /** The transaction the command runs in, if any. */
   readonly transaction?: Transaction;
   /** The command's session and txnNumber, which a cursor it opens keeps for its getMores. */

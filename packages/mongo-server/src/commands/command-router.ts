@@ -4,7 +4,7 @@ import { runChangeStream, runChangeStreamCursorCommand } from '../changes/change
 import type { CursorRegistry } from '../cursor/cursor-registry.js';
 import { LockBusyError } from '../session/lock-busy-error.js';
 import { LockTable } from '../session/lock-table.js';
-import type { SessionRegistry } from '../session/session-registry.js';
+import { isRetryableWrite, type RecordedWrite, type SessionRegistry } from '../session/session-registry.js';
 import type { Transaction } from '../session/transaction.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
@@ -31,6 +31,8 @@ import { WRITE_COMMANDS } from './write-commands.js';
 import { unsatisfiableWriteConcern } from './write-concern.js';
 import { checkReadConcern, checkSnapshotReadConcern } from './read-concern.js';
 import { gossipedTime, withClusterTime } from './cluster-time.js';
+import { TransactionalWriteFailPoint } from './transactional-write-fail-point.js';
+import { joinedWriteReply, statementCount, statementSlice } from './write-statements.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
   Object.entries({
@@ -76,6 +78,9 @@ interface PendingCommand {
   /** When it arrived (`Date.now()`), from which its `maxTimeMS` counts. */
   readonly since: number;
 }
+
+/** The write commands whose statements fail one by one, as `writeErrors`. */
+const STATEMENT_WRITES = new Set(['insert', 'update', 'delete']);
 
 /** Writes that, outside transactions, wait for a transaction's lock instead of failing. */
 const WAITING_WRITES = new Set(Object.keys(WRITE_COMMANDS));
@@ -173,6 +178,8 @@ export class CommandRouter {
     private readonly sessions: SessionRegistry,
     private readonly failPoint: FailCommandFailPoint,
     private readonly limits: CommandLimits = { clock: Date.now, maxCommandTimeMS: 0 },
+    /** The `onPrimaryTransactionalWrite` fail point. */
+    private readonly transactionalWrite = new TransactionalWriteFailPoint(),
   ) {}
 
   /** The server's query parameters, as setParameter leaves them. */
@@ -267,34 +274,86 @@ export class CommandRouter {
     try {
       const retried = this.sessions.retriedWrite(name, cmd);
       // A retried write waits for its write concern again, as mongod's does: a fail point's or an unmet one applies.
-      if (retried !== undefined) return { reply: withWriteConcern(retried, cmd, fail), delayMS };
-      const ctx = this.context(cmd, db, server, transaction);
+      if (retried !== undefined && retried.done === undefined) {
+        return { reply: withWriteConcern(retried.reply, cmd, fail), delayMS };
+      }
+      // A retry of a write whose first statements ran runs the others only, as mongod skips executed statements.
+      const from = retried?.done ?? 0;
+      const statements = from > 0 ? statementSlice(name, cmd, from, statementCount(name, cmd)) : cmd;
+      const ctx = this.context(statements, db, server, transaction);
       if (
         !transaction &&
         WAITING_WRITES.has(name) &&
         this.store.locks.held &&
-        OperationBudget.run(this.budget(run), () => meetsLock(handler, cmd, ctx, this.store))
+        OperationBudget.run(this.budget(run), () => meetsLock(handler, statements, ctx, this.store))
       )
         return undefined;
-      const reply = OperationBudget.run(this.budget(run), () => {
-        const bound = bindLetVariables(name, cmd);
-        return (
-          runChangeStream(name, bound, ctx) ??
-          runOnView(name, bound, ctx) ??
-          // An output stage first: its pipeline may start with a source stage, which it runs.
-          runOutputStage(name, bound, ctx) ??
-          runSourceStage(name, bound, ctx) ??
-          handler(bound, ctx)
-        );
-      });
-      // Any failed statement aborts the transaction, as in MongoDB.
-      if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
-      this.sessions.recordWrite(name, cmd, reply);
-      return { reply: withWriteConcern(reply, cmd, fail), delayMS };
+      if (!this.transactionalWrite.armed || !isRetryableWrite(name, cmd)) {
+        const reply = OperationBudget.run(this.budget(run), () => this.run(name, handler, statements, ctx));
+        // Any failed statement aborts the transaction, as in MongoDB.
+        if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
+        const whole = retried === undefined ? reply : joinedWriteReply(retried.reply, reply, from);
+        this.sessions.recordWrite(name, cmd, whole);
+        return { reply: withWriteConcern(whole, cmd, fail), delayMS };
+      }
+      return this.failingWrite(run, statements, ctx, retried);
     } catch (error) {
       transaction?.abort();
       return { reply: errorReply(name, error) };
     }
+  }
+
+  /** Runs the command's handler, or the stage or view that takes the command over. */
+  private run(name: string, handler: CommandHandler, cmd: Document, ctx: CommandContext): Document {
+    const bound = bindLetVariables(name, cmd);
+    return (
+      runChangeStream(name, bound, ctx) ??
+      runOnView(name, bound, ctx) ??
+      // An output stage first: its pipeline may start with a source stage, which it runs.
+      runOutputStage(name, bound, ctx) ??
+      runSourceStage(name, bound, ctx) ??
+      handler(bound, ctx)
+    );
+  }
+
+  /**
+   * A retryable write under the `onPrimaryTransactionalWrite` fail point
+   * (`statements`: those of `run`'s command not yet applied): the statements
+   * up to the one the fail point fires on run (that one too, unless it fails
+   * it before its commit) and are recorded for the retry; then the
+   * connection closes, or, with `closeConnection: false`, the reply carries
+   * the failed statement's error.
+   */
+  private failingWrite(
+    run: PendingCommand,
+    statements: Document,
+    ctx: CommandContext,
+    retried: RecordedWrite | undefined,
+  ): CommandOutcome {
+    const { name, handler, cmd, fail, delayMS } = run;
+    const from = retried?.done ?? 0;
+    const left = statementCount(name, statements);
+    const failure = this.transactionalWrite.firing(left);
+    const ran = failure === undefined ? left : failure.statement + (failure.failBeforeCommitCode === undefined ? 1 : 0);
+    let reply: Document = { n: 0, ok: 1 };
+    if (failure === undefined || ran > 0) {
+      const part = failure === undefined ? statements : statementSlice(name, statements, 0, ran);
+      reply = OperationBudget.run(this.budget(run), () => this.run(name, handler, part, ctx));
+      if (retried !== undefined) reply = joinedWriteReply(retried.reply, reply, from);
+      this.sessions.recordWrite(name, cmd, reply, ran < left ? from + ran : undefined);
+    } else if (retried !== undefined) {
+      reply = retried.reply;
+    }
+    if (failure?.closeConnection) return { closeConnection: true, delayMS };
+    if (failure?.failBeforeCommitCode === undefined) return { reply: withWriteConcern(reply, cmd, fail), delayMS };
+    const error = {
+      code: failure.failBeforeCommitCode,
+      errmsg: "Failing write due to the 'onPrimaryTransactionalWrite' fail point",
+    };
+    // A statement's error is a write error of insert, update and delete, the command's error of findAndModify.
+    if (!STATEMENT_WRITES.has(name)) return { reply: { ok: 0, ...error }, delayMS };
+    const writeErrors = [...((reply.writeErrors as Document[] | undefined) ?? []), { index: from + ran, ...error }];
+    return { reply: { ...reply, writeErrors }, delayMS };
   }
 
   /**
@@ -366,6 +425,7 @@ export class CommandRouter {
       cursors: this.cursors,
       sessions: this.sessions,
       failPoint: this.failPoint,
+      transactionalWriteFailPoint: this.transactionalWrite,
       transaction,
       owner: { lsid: cmd.lsid as Document | undefined, txnNumber: cmd.txnNumber },
       server,

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 
 import { CommandError, ErrorCode } from './command-error.js';
+import { FailPointMode } from './fail-point-mode.js';
 
 /** What the `failCommand` fail point does to one command that it fires on. */
 export interface FailCommandAction {
@@ -26,13 +27,6 @@ export interface FailCommandTarget {
   /** True when `listed` names the same command as `name` (aliases such as `findandmodify`). */
   readonly sameCommand: (listed: string) => boolean;
 }
-
-type Mode =
-  | { kind: 'off' }
-  | { kind: 'alwaysOn' }
-  | { kind: 'times'; remaining: number }
-  | { kind: 'skip'; remaining: number }
-  | { kind: 'activationProbability'; p: number };
 
 /** Error codes whose names mongod reports, beyond the ones the embedded server raises itself. */
 const CODE_NAMES: Record<number, string> = {
@@ -86,35 +80,6 @@ const RETRYABLE_WRITE_COMMANDS = new Set([
 
 const MESSAGE = "Failing command via 'failCommand' failpoint";
 
-function integerArgument(value: unknown, name: string): number {
-  const n = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-    throw new CommandError('BadValue', `'${name}' option to 'mode' must be a non-negative integer`);
-  }
-  return n;
-}
-
-function parseMode(raw: unknown): Mode {
-  if (raw === 'off') return { kind: 'off' };
-  if (raw === 'alwaysOn') return { kind: 'alwaysOn' };
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
-    const spec = raw as Document;
-    if ('times' in spec) {
-      const remaining = integerArgument(spec.times, 'times');
-      return remaining === 0 ? { kind: 'off' } : { kind: 'times', remaining };
-    }
-    if ('skip' in spec) return { kind: 'skip', remaining: integerArgument(spec.skip, 'skip') };
-    if ('activationProbability' in spec && typeof spec.activationProbability === 'number') {
-      const p = spec.activationProbability;
-      if (p >= 0 && p <= 1) return { kind: 'activationProbability', p };
-    }
-  }
-  throw new CommandError(
-    'BadValue',
-    "'mode' must be 'alwaysOn', 'off', or an object with 'times', 'skip' or 'activationProbability'",
-  );
-}
-
 function parseData(raw: unknown): Document {
   if (raw === undefined) return {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -140,14 +105,14 @@ function parseData(raw: unknown): Document {
  * per server, like mongod's.
  */
 export class FailCommandFailPoint {
-  private mode: Mode = { kind: 'off' };
+  private mode = FailPointMode.off();
   private data: Document = {};
   private timesEntered = 0;
 
   /** Applies a `configureFailPoint: 'failCommand'` command; returns the reply. */
   configure(cmd: Document): Document {
-    const mode = parseMode(cmd.mode);
-    const data = mode.kind === 'off' ? {} : parseData(cmd.data);
+    const mode = FailPointMode.parse(cmd.mode);
+    const data = mode.off ? {} : parseData(cmd.data);
     const count = this.timesEntered;
     this.mode = mode;
     this.data = data;
@@ -157,14 +122,14 @@ export class FailCommandFailPoint {
 
   /** Turns the fail point off, as a restart does. */
   reset(): void {
-    this.mode = { kind: 'off' };
+    this.mode = FailPointMode.off();
     this.data = {};
     this.timesEntered = 0;
   }
 
   /** Whether the fail point fires on `target` (counting it down if so), and what it then does. */
   evaluate(target: FailCommandTarget): FailCommandAction | undefined {
-    if (this.mode.kind === 'off' || !this.applies(target) || !this.consume()) return undefined;
+    if (this.mode.off || !this.applies(target) || !this.mode.fire()) return undefined;
     this.timesEntered++;
     const data = this.data;
     const blockTimeMS =
@@ -197,27 +162,6 @@ export class FailCommandFailPoint {
     }
     const listed = (data.failCommands as string[] | undefined) ?? [];
     return listed.some((name) => target.sameCommand(name));
-  }
-
-  /** Advances `times`/`skip`; false when this matching command is skipped. */
-  private consume(): boolean {
-    const mode = this.mode;
-    switch (mode.kind) {
-      case 'times':
-        mode.remaining--;
-        if (mode.remaining <= 0) this.mode = { kind: 'off' };
-        return true;
-      case 'skip':
-        if (mode.remaining > 0) {
-          mode.remaining--;
-          return false;
-        }
-        return true;
-      case 'activationProbability':
-        return Math.random() < mode.p;
-      default:
-        return mode.kind === 'alwaysOn';
-    }
   }
 
   private writeConcernLabels(target: FailCommandTarget): string[] {

@@ -14,10 +14,19 @@ export interface SessionRegistryOptions {
   clock?: () => number;
 }
 
+/** A retryable write's recorded reply; `done` when only its first `done` statements ran. */
+export interface RecordedWrite {
+  readonly reply: Document;
+  readonly done?: number;
+}
+
 interface SessionState {
   transaction?: Transaction;
-  /** The reply to the session's last retryable write, by its txnNumber, and its approximate size. */
-  lastWrite?: { txnNumber: bigint; reply: Document; bytes: number };
+  /**
+   * The reply to the session's last retryable write, by its txnNumber, and
+   * its approximate size; `done` when only its first `done` statements ran.
+   */
+  lastWrite?: { txnNumber: bigint; reply: Document; bytes: number; done?: number };
 }
 
 /**
@@ -36,6 +45,11 @@ export const MAX_KEPT_REPLY_BYTES = 64 * 1024 * 1024;
 
 /** Commands a driver retries with the same `txnNumber` (retryable writes). */
 const RETRYABLE_WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
+
+/** Whether `cmd` is a retryable write: a write with a session and a `txnNumber`, outside transactions. */
+export function isRetryableWrite(name: string, cmd: Document): boolean {
+  return retryableWrite(name, cmd) !== undefined;
+}
 
 /** The session and txnNumber of a retryable write outside a transaction, else undefined. */
 function retryableWrite(name: string, cmd: Document): { key: string; txnNumber: bigint } | undefined {
@@ -174,21 +188,26 @@ export class SessionRegistry {
    * MongoDB answers from its record instead of applying the write twice, so a
    * retried `$inc` counts once.
    */
-  retriedWrite(name: string, cmd: Document): Document | undefined {
+  retriedWrite(name: string, cmd: Document): RecordedWrite | undefined {
     const write = retryableWrite(name, cmd);
     if (write === undefined) return undefined;
     const last = this.sessions.get(write.key)?.lastWrite;
-    return last !== undefined && last.txnNumber === write.txnNumber ? { ...last.reply } : undefined;
+    if (last === undefined || last.txnNumber !== write.txnNumber) return undefined;
+    return { reply: { ...last.reply }, done: last.done };
   }
 
-  /** Records the reply of a retryable write that ran, for {@link retriedWrite}. */
-  recordWrite(name: string, cmd: Document, reply: Document): void {
+  /**
+   * Records the reply of a retryable write that ran, for {@link retriedWrite}:
+   * of its first `done` statements only when the rest did not run (a fail
+   * point closed the connection), which its retry then runs.
+   */
+  recordWrite(name: string, cmd: Document, reply: Document, done?: number): void {
     const write = retryableWrite(name, cmd);
     if (write === undefined || reply.ok !== 1) return;
     const state = this.state(write.key);
     const bytes = approximateSize(reply);
     this.replyBytes += bytes - (state.lastWrite?.bytes ?? 0);
-    state.lastWrite = { txnNumber: write.txnNumber, reply: { ...reply }, bytes };
+    state.lastWrite = { txnNumber: write.txnNumber, reply: { ...reply }, bytes, done };
     this.evict(write.key);
   }
 
