@@ -4,9 +4,15 @@
  * (MONGO_URL) it needs `enableTestCommands=1`; without test commands the
  * suite reports itself skipped, never passed.
  */
-import { type Collection, type CommandStartedEvent, MongoClient, type MongoClientOptions } from 'mongodb';
+import {
+  type Collection,
+  type CommandStartedEvent,
+  MongoClient,
+  type MongoClientOptions,
+  type MongoServerError,
+} from 'mongodb';
 
-import { POLLING_MONITOR, useDriverFixture } from './conformance.fixture.js';
+import { POLLING_MONITOR, rejection, useDriverFixture } from './conformance.fixture.js';
 import { supportsFailPoints } from './supports-fail-points.js';
 
 const fx = useDriverFixture({ transactions: true });
@@ -243,5 +249,66 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
     await expect(fx.db.command({ configureFailPoint: 'failCommand', mode: 'off' })).rejects.toMatchObject({
       errmsg: expect.stringMatching(/admin/) as unknown,
     });
+  });
+});
+
+// The drivers' change-streams spec (change-streams-resume-errorLabels) and mongod's own test of the fail point:
+// a getMore that checked out its cursor fails with `errorCode`, labelled ResumableChangeStreamError on a change
+// stream for the codes mongod resumes after.
+(failPoints ? describe : describe.skip)('failGetMoreAfterCursorCheckout fail point', () => {
+  let c: Collection;
+  const armGetMore = (mode: unknown, data?: object) =>
+    admin().command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode, data });
+  beforeEach(async () => {
+    c = await fx.fresh('get_more_fail_point');
+  });
+  afterEach(async () => {
+    await armGetMore('off');
+  });
+
+  /** The error of a getMore on the cursor `aggregate` opens. */
+  async function getMoreError(pipeline: object[]): Promise<MongoServerError> {
+    const opened = await fx.db.command({ aggregate: c.collectionName, pipeline, cursor: { batchSize: 0 } });
+    return rejection(fx.db.command({ getMore: opened.cursor.id, collection: c.collectionName }));
+  }
+
+  it.each<[string, number, string, boolean]>([
+    ['HostUnreachable', 6, 'HostUnreachable', true],
+    // Not a state-change code such as NotWritablePrimary, after which the driver waits for its monitor.
+    ['ExceededTimeLimit', 262, 'ExceededTimeLimit', true],
+    ['RetryChangeStream', 234, 'Location234', true],
+    ['BadValue', 2, 'BadValue', false],
+  ])(
+    'fails a change stream getMore with %s, labelled resumable as mongod labels it',
+    async (_l, code, name, resumable) => {
+      await armGetMore({ times: 1 }, { errorCode: code });
+      const error = await getMoreError([{ $changeStream: {} }]);
+      expect(error.code).toBe(code);
+      if (code !== 234) expect(error.codeName).toBe(name);
+      expect(error.errorLabels.includes('ResumableChangeStreamError')).toBe(resumable);
+    },
+  );
+
+  it('fails the getMore of another cursor without that label', async () => {
+    await c.insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
+    await armGetMore({ times: 1 }, { errorCode: 6 });
+    const error = await getMoreError([]);
+    expect(error.code).toBe(6);
+    expect(error.errorLabels).not.toContain('ResumableChangeStreamError');
+  });
+
+  it("has the driver's change stream resume after it (a second aggregate) and deliver the event", async () => {
+    const { client: watcher, started } = await client();
+    const stream = watcher.db(fx.db.databaseName).collection(c.collectionName).watch();
+    try {
+      await armGetMore({ times: 1 }, { errorCode: 6 });
+      const next = stream.next();
+      await c.insertOne({ _id: 'after' } as never);
+      expect(await next).toMatchObject({ operationType: 'insert', documentKey: { _id: 'after' } });
+      expect(started.filter((name) => name === 'aggregate')).toHaveLength(2);
+    } finally {
+      await stream.close();
+      await Promise.all(extraClients.splice(0).map((extra) => extra.close()));
+    }
   });
 });

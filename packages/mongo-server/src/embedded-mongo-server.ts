@@ -3,8 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { ObjectId } from 'bson';
 
 import { CommandRouter } from './commands/command-router.js';
-import { FailCommandFailPoint } from './commands/fail-command-fail-point.js';
-import { TransactionalWriteFailPoint } from './commands/transactional-write-fail-point.js';
+import { FailPoints } from './commands/fail-points.js';
 import { CursorRegistry } from './cursor/cursor-registry.js';
 import { SessionRegistry } from './session/session-registry.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -83,8 +82,7 @@ export class EmbeddedMongoServer {
   private readonly store = new MemoryStore();
   private readonly cursors: CursorRegistry;
   private readonly sessions: SessionRegistry;
-  private readonly failPoint = new FailCommandFailPoint();
-  private readonly transactionalWriteFailPoint = new TransactionalWriteFailPoint();
+  private readonly failPoints = new FailPoints();
   private readonly router: CommandRouter;
   private readonly ttlMonitor: TtlMonitor;
   private readonly connections = new Set<WireConnection>();
@@ -104,14 +102,10 @@ export class EmbeddedMongoServer {
     });
     // A command in a session expired unseen starts it anew: its cursors must close first.
     sessions.onExpire((key) => this.cursors.killSessionCursors(new Set([key])));
-    this.router = new CommandRouter(
-      this.store,
-      this.cursors,
-      this.sessions,
-      this.failPoint,
-      { clock: options.clock ?? Date.now, maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS },
-      this.transactionalWriteFailPoint,
-    );
+    this.router = new CommandRouter(this.store, this.cursors, this.sessions, this.failPoints, {
+      clock: options.clock ?? Date.now,
+      maxCommandTimeMS: options.maxCommandTimeMS ?? DEFAULT_MAX_COMMAND_TIME_MS,
+    });
     this.ttlMonitor = new TtlMonitor(this.store, options.clock ?? Date.now, options.ttlMonitorSleepSecs);
   }
 
@@ -171,8 +165,7 @@ export class EmbeddedMongoServer {
     this.connections.clear();
     this.cursors.clear();
     this.sessions.abortAll();
-    this.failPoint.reset();
-    this.transactionalWriteFailPoint.reset();
+    this.failPoints.reset();
     this.ttlMonitor.stop();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }

@@ -96,7 +96,9 @@ export function runChangeStreamCursorCommand(
     // Reading runs under the server's limit on any command; maxTimeMS is how long to wait for events.
     const run = <T>(fn: () => T): T =>
       OperationBudget.run(new OperationBudget({ clock: limits.clock, serverLimitMS: limits.maxCommandTimeMS }), fn);
-    const outcome = streams.getMore(cmd.getMore, request, ctx.store, ctx.server, run);
+    const outcome = streams.getMore(cmd.getMore, request, ctx.store, ctx.server, run, () =>
+      ctx.failPoints.failGetMoreAfterCursorCheckout.check(true),
+    );
     return outcome instanceof Promise ? { later: outcome } : outcome;
   } catch (error) {
     if (error instanceof CommandError) return { reply: error.toReply() };

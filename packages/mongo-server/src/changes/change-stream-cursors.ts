@@ -110,7 +110,8 @@ export class ChangeStreamCursors {
   /**
    * getMore on stream `id`: a reply now when there are events, otherwise a
    * promise of one after the next event or `awaitMS`. `run` runs a read
-   * under the server's command limits.
+   * under the server's command limits; `checkedOut` runs once the cursor
+   * passed its checks (where mongod's `failGetMoreAfterCursorCheckout` fires).
    */
   getMore(
     id: bigint,
@@ -118,6 +119,7 @@ export class ChangeStreamCursors {
     store: MemoryStore,
     server: ServerInfo,
     run: <T>(fn: () => T) => T,
+    checkedOut: () => void = () => undefined,
   ): StreamOutcome | Promise<StreamOutcome> {
     const cursor = this.cursors.get(id);
     if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
@@ -133,6 +135,7 @@ export class ChangeStreamCursors {
         `Cannot run getMore on cursor ${id}, which is already in use by another getMore`,
       );
     }
+    checkedOut();
     // Most recently used last: the eviction order.
     this.cursors.delete(id);
     this.cursors.set(id, cursor);

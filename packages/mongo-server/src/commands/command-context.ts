@@ -6,8 +6,7 @@ import type { Transaction } from '../session/transaction.js';
 import type { CollectionStore } from '../store/collection-store.js';
 import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
-import type { FailCommandFailPoint } from './fail-command-fail-point.js';
-import type { TransactionalWriteFailPoint } from './transactional-write-fail-point.js';
+import type { FailPoints } from './fail-points.js';
 
 /** Facts about the listening server and the connection that handshake replies report. */
 export interface ServerInfo {
@@ -43,10 +42,8 @@ export interface CommandContext {
   readonly store: MemoryStore;
   readonly cursors: CursorRegistry;
   readonly sessions: SessionRegistry;
-  /** The server's `failCommand` fail point. */
-  readonly failPoint: FailCommandFailPoint;
-  /** The server's `onPrimaryTransactionalWrite` fail point. */
-  readonly transactionalWriteFailPoint: TransactionalWriteFailPoint;
+  /** The server's test fail points. */
+  readonly failPoints: FailPoints;
   /** The transaction the command runs in, if any. */
   readonly transaction?: Transaction;
   /** The command's session and txnNumber, which a cursor it opens keeps for its getMores. */

@@ -15,7 +15,8 @@ import { checkDatabaseName, checkSessionFields, optionalMaxTimeMS } from './comm
 import type { CommandContext, CommandHandler, QueryKnobs, ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { EXPLAIN_COMMANDS } from './explain-command.js';
-import type { FailCommandAction, FailCommandFailPoint } from './fail-command-fail-point.js';
+import type { FailCommandAction } from './fail-command-fail-point.js';
+import type { FailPoints } from './fail-points.js';
 import { INDEX_COMMANDS } from './index-commands.js';
 import { meetsLock } from './lock-probe.js';
 import { READ_COMMANDS } from './read-commands.js';
@@ -31,7 +32,6 @@ import { WRITE_COMMANDS } from './write-commands.js';
 import { unsatisfiableWriteConcern } from './write-concern.js';
 import { checkReadConcern, checkSnapshotReadConcern } from './read-concern.js';
 import { gossipedTime, withClusterTime } from './cluster-time.js';
-import { TransactionalWriteFailPoint } from './transactional-write-fail-point.js';
 import { joinedWriteReply, statementCount, statementSlice } from './write-statements.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
@@ -176,10 +176,8 @@ export class CommandRouter {
     private readonly store: MemoryStore,
     private readonly cursors: CursorRegistry,
     private readonly sessions: SessionRegistry,
-    private readonly failPoint: FailCommandFailPoint,
+    private readonly failPoints: FailPoints,
     private readonly limits: CommandLimits = { clock: Date.now, maxCommandTimeMS: 0 },
-    /** The `onPrimaryTransactionalWrite` fail point. */
-    private readonly transactionalWrite = new TransactionalWriteFailPoint(),
   ) {}
 
   /** The server's query parameters, as setParameter leaves them. */
@@ -230,7 +228,7 @@ export class CommandRouter {
       if (gossiped !== undefined) this.store.changes.advance(gossiped);
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
-      const fail = this.failPoint.evaluate({
+      const fail = this.failPoints.failCommand.evaluate({
         name,
         cmd,
         db,
@@ -288,7 +286,7 @@ export class CommandRouter {
         OperationBudget.run(this.budget(run), () => meetsLock(handler, statements, ctx, this.store))
       )
         return undefined;
-      if (!this.transactionalWrite.armed || !isRetryableWrite(name, cmd)) {
+      if (!this.failPoints.onPrimaryTransactionalWrite.armed || !isRetryableWrite(name, cmd)) {
         const reply = OperationBudget.run(this.budget(run), () => this.run(name, handler, statements, ctx));
         // Any failed statement aborts the transaction, as in MongoDB.
         if (transaction && Array.isArray(reply.writeErrors)) transaction.abort();
@@ -333,7 +331,7 @@ export class CommandRouter {
     const { name, handler, cmd, fail, delayMS } = run;
     const from = retried?.done ?? 0;
     const left = statementCount(name, statements);
-    const failure = this.transactionalWrite.firing(left);
+    const failure = this.failPoints.onPrimaryTransactionalWrite.firing(left);
     const ran = failure === undefined ? left : failure.statement + (failure.failBeforeCommitCode === undefined ? 1 : 0);
     let reply: Document = { n: 0, ok: 1 };
     if (failure === undefined || ran > 0) {
@@ -424,8 +422,7 @@ export class CommandRouter {
       store,
       cursors: this.cursors,
       sessions: this.sessions,
-      failPoint: this.failPoint,
-      transactionalWriteFailPoint: this.transactionalWrite,
+      failPoints: this.failPoints,
       transaction,
       owner: { lsid: cmd.lsid as Document | undefined, txnNumber: cmd.txnNumber },
       server,

@@ -59,6 +59,11 @@ const CODE_NAMES: Record<number, string> = {
   13436: 'NotPrimaryOrSecondary',
 };
 
+/** The name mongod gives error code `code` (`Location<code>` for one it names after its assertion). */
+export function codeNameOf(code: number): string {
+  return CODE_NAMES[code] ?? `Location${code}`;
+}
+
 /** Codes mongod labels RetryableWriteError on a retryable write (network, not-primary, shutdown). */
 const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 /**
@@ -171,7 +176,7 @@ export class FailCommandFailPoint {
   }
 
   private errorReply(code: number, target: FailCommandTarget): Document {
-    const reply: Document = { ok: 0, errmsg: MESSAGE, code, codeName: CODE_NAMES[code] ?? `Location${code}` };
+    const reply: Document = { ok: 0, errmsg: MESSAGE, code, codeName: codeNameOf(code) };
     const labels = Array.isArray(this.data.errorLabels)
       ? (this.data.errorLabels as string[])
       : naturalLabels(code, target, this.data.writeConcernError !== undefined);

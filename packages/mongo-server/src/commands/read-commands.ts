@@ -184,6 +184,7 @@ const getMore: CommandHandler = (cmd, ctx) => {
   if (collection.includes('\0')) throw new CommandError('InvalidNamespace', `Invalid namespace for getMore: ${ns}`);
   const batchSize = checkNonNegativeInt64(cmd.batchSize, 'getMore.batchSize', 'batchSize');
   ctx.cursors.check(id, { ns, owner: ctx.owner });
+  ctx.failPoints.failGetMoreAfterCursorCheckout.check(false);
   // Every cursor here is a plain one: maxTimeMS on getMore is only for tailable awaitData cursors.
   if (cmd.maxTimeMS !== undefined) {
     throw new CommandError('BadValue', 'cannot set maxTimeMS on getMore command for a non-awaitData cursor');
