@@ -258,7 +258,11 @@ async function client(options: MongoClientOptions = {}): Promise<{ client: Mongo
 (failPoints ? describe : describe.skip)('failGetMoreAfterCursorCheckout fail point', () => {
   let c: Collection;
   const armGetMore = (mode: unknown, data?: object) =>
-    admin().command({ configureFailPoint: 'failGetMoreAfterCursorCheckout', mode, data });
+    admin().command({
+      configureFailPoint: 'failGetMoreAfterCursorCheckout',
+      mode,
+      ...(data === undefined ? {} : { data }),
+    });
   beforeEach(async () => {
     c = await fx.fresh('get_more_fail_point');
   });

@@ -20,7 +20,9 @@ const fx = useDriverFixture({ transactions: true, client: POLLING_MONITOR });
 const failPoints = await supportsFailPoints();
 
 const arm = (mode: unknown, data?: object) =>
-  fx.client.db('admin').command({ configureFailPoint: 'onPrimaryTransactionalWrite', mode, data });
+  fx.client
+    .db('admin')
+    .command({ configureFailPoint: 'onPrimaryTransactionalWrite', mode, ...(data === undefined ? {} : { data }) });
 
 /** A client whose commands are counted: each attempt of a write, the driver's retry included, is one. */
 let client: MongoClient;

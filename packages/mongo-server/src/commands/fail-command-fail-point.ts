@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 
 import { CommandError, ErrorCode } from './command-error.js';
-import { FailPointMode } from './fail-point-mode.js';
+import { dataDocument, FailPointState } from './fail-point-state.js';
 
 /** What the `failCommand` fail point does to one command that it fires on. */
 export interface FailCommandAction {
@@ -86,11 +86,7 @@ const RETRYABLE_WRITE_COMMANDS = new Set([
 const MESSAGE = "Failing command via 'failCommand' failpoint";
 
 function parseData(raw: unknown): Document {
-  if (raw === undefined) return {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new CommandError('TypeMismatch', "'data' must be an object");
-  }
-  const data = raw as Document;
+  const data = dataDocument(raw);
   if (data.failCommands !== undefined) {
     if (!Array.isArray(data.failCommands) || data.failCommands.some((name) => typeof name !== 'string')) {
       throw new CommandError('TypeMismatch', "'failCommands' must be an array of command names");
@@ -110,33 +106,22 @@ function parseData(raw: unknown): Document {
  * per server, like mongod's.
  */
 export class FailCommandFailPoint {
-  private mode = FailPointMode.off();
-  private data: Document = {};
-  private timesEntered = 0;
+  private readonly state = new FailPointState(parseData);
 
   /** Applies a `configureFailPoint: 'failCommand'` command; returns the reply. */
   configure(cmd: Document): Document {
-    const mode = FailPointMode.parse(cmd.mode);
-    const data = mode.off ? {} : parseData(cmd.data);
-    const count = this.timesEntered;
-    this.mode = mode;
-    this.data = data;
-    this.timesEntered = 0;
-    return { count, ok: 1 };
+    return this.state.configure(cmd);
   }
 
   /** Turns the fail point off, as a restart does. */
   reset(): void {
-    this.mode = FailPointMode.off();
-    this.data = {};
-    this.timesEntered = 0;
+    this.state.reset();
   }
 
   /** Whether the fail point fires on `target` (counting it down if so), and what it then does. */
   evaluate(target: FailCommandTarget): FailCommandAction | undefined {
-    if (this.mode.off || !this.applies(target) || !this.mode.fire()) return undefined;
-    this.timesEntered++;
-    const data = this.data;
+    if (!this.state.armed || !this.applies(target) || !this.state.fire()) return undefined;
+    const data = this.state.data;
     const blockTimeMS =
       data.blockConnection === true ? Math.max(0, Number((data.blockTimeMS as number | bigint | undefined) ?? 0)) : 0;
     const errorCode = data.errorCode === undefined ? undefined : Number(data.errorCode as number | bigint);
@@ -153,7 +138,7 @@ export class FailCommandFailPoint {
   private applies(target: FailCommandTarget): boolean {
     // Banned even when listed, so that a test can always turn the fail point off again.
     if (target.name === 'configureFailPoint') return false;
-    const data = this.data;
+    const data = this.state.data;
     const actionable =
       data.errorCode !== undefined ||
       data.closeConnection === true ||
@@ -170,16 +155,16 @@ export class FailCommandFailPoint {
   }
 
   private writeConcernLabels(target: FailCommandTarget): string[] {
-    if (Array.isArray(this.data.errorLabels)) return this.data.errorLabels as string[];
-    const code = Number((this.data.writeConcernError as { code?: number | bigint }).code ?? 0);
+    if (Array.isArray(this.state.data.errorLabels)) return this.state.data.errorLabels as string[];
+    const code = Number((this.state.data.writeConcernError as { code?: number | bigint }).code ?? 0);
     return naturalLabels(code, target).filter((label) => label === 'RetryableWriteError');
   }
 
   private errorReply(code: number, target: FailCommandTarget): Document {
     const reply: Document = { ok: 0, errmsg: MESSAGE, code, codeName: codeNameOf(code) };
-    const labels = Array.isArray(this.data.errorLabels)
-      ? (this.data.errorLabels as string[])
-      : naturalLabels(code, target, this.data.writeConcernError !== undefined);
+    const labels = Array.isArray(this.state.data.errorLabels)
+      ? (this.state.data.errorLabels as string[])
+      : naturalLabels(code, target, this.state.data.writeConcernError !== undefined);
     if (labels.length > 0) reply.errorLabels = labels;
     return reply;
   }

@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 
 import { CommandError } from './command-error.js';
 import { codeNameOf } from './fail-command-fail-point.js';
-import { FailPointMode } from './fail-point-mode.js';
+import { FailPointState } from './fail-point-state.js';
 
 /**
  * The codes of a change stream's getMore error that mongod labels
@@ -21,36 +21,22 @@ const RESUMABLE_CHANGE_STREAM_CODES: ReadonlySet<number> = new Set([
  * mongod labels a change stream's getMore error.
  */
 export class GetMoreFailPoint {
-  private mode = FailPointMode.off();
-  private data: Document = {};
-  private timesEntered = 0;
+  private readonly state = new FailPointState();
 
   /** Applies a `configureFailPoint: 'failGetMoreAfterCursorCheckout'` command; returns the reply. */
   configure(cmd: Document): Document {
-    const mode = FailPointMode.parse(cmd.mode);
-    const data: unknown = cmd.data ?? {};
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new CommandError('TypeMismatch', "'data' must be an object");
-    }
-    const count = this.timesEntered;
-    this.mode = mode;
-    this.data = mode.off ? {} : (data as Document);
-    this.timesEntered = 0;
-    return { count, ok: 1 };
+    return this.state.configure(cmd);
   }
 
   /** Turns the fail point off, as a restart does. */
   reset(): void {
-    this.mode = FailPointMode.off();
-    this.data = {};
-    this.timesEntered = 0;
+    this.state.reset();
   }
 
   /** Throws the fail point's error when it fires on this getMore, of a change stream's cursor or another. */
   check(changeStream: boolean): void {
-    if (this.mode.off || !this.mode.fire()) return;
-    this.timesEntered++;
-    const raw: unknown = this.data.errorCode;
+    if (!this.state.fire()) return;
+    const raw: unknown = this.state.data.errorCode;
     const code = raw === undefined ? 1 : Number(raw as number | bigint);
     const labels =
       changeStream && RESUMABLE_CHANGE_STREAM_CODES.has(code) ? { errorLabels: ['ResumableChangeStreamError'] } : {};

@@ -1,7 +1,6 @@
 import type { Document } from 'bson';
 
-import { CommandError } from './command-error.js';
-import { FailPointMode } from './fail-point-mode.js';
+import { FailPointState } from './fail-point-state.js';
 
 /** What the fail point does to the statement it fires on. */
 export interface TransactionalWriteFailure {
@@ -24,34 +23,21 @@ export interface TransactionalWriteFailure {
  * session's record instead of running again.
  */
 export class TransactionalWriteFailPoint {
-  private mode = FailPointMode.off();
-  private data: Document = {};
-  private timesEntered = 0;
+  private readonly state = new FailPointState();
 
   /** Applies a `configureFailPoint: 'onPrimaryTransactionalWrite'` command; returns the reply. */
   configure(cmd: Document): Document {
-    const mode = FailPointMode.parse(cmd.mode);
-    const data: unknown = cmd.data ?? {};
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new CommandError('TypeMismatch', "'data' must be an object");
-    }
-    const count = this.timesEntered;
-    this.mode = mode;
-    this.data = mode.off ? {} : (data as Document);
-    this.timesEntered = 0;
-    return { count, ok: 1 };
+    return this.state.configure(cmd);
   }
 
   /** Whether it may fire (it is not off). */
   get armed(): boolean {
-    return !this.mode.off;
+    return this.state.armed;
   }
 
   /** Turns the fail point off, as a restart does. */
   reset(): void {
-    this.mode = FailPointMode.off();
-    this.data = {};
-    this.timesEntered = 0;
+    this.state.reset();
   }
 
   /**
@@ -59,14 +45,13 @@ export class TransactionalWriteFailPoint {
    * does after each, until it fires; what it does then, or undefined.
    */
   firing(statements: number): TransactionalWriteFailure | undefined {
-    if (this.mode.off) return undefined;
+    if (!this.state.armed) return undefined;
     for (let statement = 0; statement < statements; statement++) {
-      if (!this.mode.fire()) continue;
-      this.timesEntered++;
-      const code: unknown = this.data.failBeforeCommitExceptionCode;
+      if (!this.state.fire()) continue;
+      const code: unknown = this.state.data.failBeforeCommitExceptionCode;
       return {
         statement,
-        closeConnection: this.data.closeConnection !== false,
+        closeConnection: this.state.data.closeConnection !== false,
         failBeforeCommitCode: code === undefined ? undefined : Number(code as number | bigint),
       };
     }
