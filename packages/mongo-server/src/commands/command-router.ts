@@ -85,6 +85,9 @@ const STATEMENT_WRITES = new Set(['insert', 'update', 'delete']);
 /** Writes that, outside transactions, wait for a transaction's lock instead of failing. */
 const WAITING_WRITES = new Set(Object.keys(WRITE_COMMANDS));
 
+/** Commands that, outside transactions, wait while a transaction creates the collection they name. */
+const WAITING_CREATES = new Set(['create', 'createIndexes']);
+
 /**
  * How often a waiting write checks whether the transaction it waits for ran
  * past its lifetime (nothing else would notice while no command touches it).
@@ -286,6 +289,7 @@ export class CommandRouter {
         OperationBudget.run(this.budget(run), () => meetsLock(handler, statements, ctx, this.store))
       )
         return undefined;
+      if (!transaction && WAITING_CREATES.has(name) && this.creating(db, cmd[name])) return undefined;
       if (!this.failPoints.onPrimaryTransactionalWrite.armed || !isRetryableWrite(name, cmd)) {
         const reply = OperationBudget.run(this.budget(run), () => this.run(name, handler, statements, ctx));
         // Any failed statement aborts the transaction, as in MongoDB.
@@ -299,6 +303,15 @@ export class CommandRouter {
       transaction?.abort();
       return { reply: errorReply(name, error) };
     }
+  }
+
+  /** Whether an open transaction is creating collection `name` of database `db`. */
+  private creating(db: string, name: unknown): boolean {
+    return (
+      typeof name === 'string' &&
+      this.store.locks.isHeld(LockTable.collectionLock(`${db}.${name}`)) &&
+      !this.store.collection(db, name)
+    );
   }
 
   /** Runs the command's handler, or the stage or view that takes the command over. */
@@ -436,7 +449,7 @@ export class CommandRouter {
       ensureCollection(name, options) {
         const existing = ctx.collection(name);
         if (existing) return { collection: existing, created: false };
-        // A name a transaction is creating waits (a write) or conflicts until the transaction ends.
+        // A write, create or createIndexes of a name a transaction is creating waits for it to end (see attempt).
         if (!transaction) {
           store.locks.assertFree(LockTable.collectionLock(`${db}.${name}`));
           return store.ensureCollection(db, name, options);

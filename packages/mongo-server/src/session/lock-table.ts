@@ -46,6 +46,11 @@ export class LockTable {
     this.owners.set(lock, owner);
   }
 
+  /** Whether a transaction holds `lock`. */
+  isHeld(lock: string): boolean {
+    return this.owners.size > 0 && this.liveHolder(lock) !== undefined;
+  }
+
   /** Throws {@link LockBusyError} when a transaction holds `lock` (for writes outside transactions). */
   assertFree(lock: string): void {
     if (this.owners.size > 0 && this.liveHolder(lock) !== undefined) throw new LockBusyError(lock);
