@@ -194,6 +194,25 @@ describe('readConcern, checked as mongod parses it', () => {
     expect(error.message).toContain(message);
   });
 
+  it("is refused on a transaction's command after its first (InvalidOptions), and aborts the transaction", async () => {
+    const session = fx.client.startSession();
+    try {
+      session.startTransaction();
+      await collection().insertOne({ _id: 1 }, { session });
+      const error = await rejection(
+        fx.db.command({ find: 'cluster_time', filter: {}, readConcern: { level: 'local' } }, { session }),
+      );
+      expect([error.code, error.message]).toEqual([
+        72,
+        'Only the first command in a transaction may specify a readConcern',
+      ]);
+      await session.abortTransaction().catch(() => undefined);
+    } finally {
+      await session.endSession();
+    }
+    expect(await collection().countDocuments()).toBe(0);
+  });
+
   it.each<[string, (latest: Timestamp) => Document]>([
     ['the latest operationTime', (latest) => ({ afterClusterTime: latest })],
     ["an earlier time, with level 'majority'", () => ({ level: 'majority', afterClusterTime: secondsFromNow(-60) })],

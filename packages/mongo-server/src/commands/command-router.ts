@@ -30,7 +30,7 @@ import { runSourceStage } from './source-stages.js';
 import { lookupDocuments, runOnView } from './view-commands.js';
 import { WRITE_COMMANDS } from './write-commands.js';
 import { unsatisfiableWriteConcern } from './write-concern.js';
-import { checkReadConcern, checkSnapshotReadConcern } from './read-concern.js';
+import { checkReadConcern, checkSnapshotReadConcern, checkTransactionReadConcern } from './read-concern.js';
 import { gossipedTime, withClusterTime } from './cluster-time.js';
 import { joinedWriteReply, statementCount, statementSlice } from './write-statements.js';
 
@@ -247,7 +247,8 @@ export class CommandRouter {
       if (!OUTSIDE_TRANSACTION.has(name)) transaction = this.sessions.transactionFor(cmd);
       if (cmd.readConcern !== undefined) {
         checkReadConcern(cmd, () => this.store.changes.now);
-        if (!transaction) checkSnapshotReadConcern(name, cmd);
+        if (transaction) checkTransactionReadConcern(cmd);
+        else checkSnapshotReadConcern(name, cmd);
       }
       if (transaction && !ALLOWED_IN_TRANSACTION.has(name)) {
         throw new CommandError(

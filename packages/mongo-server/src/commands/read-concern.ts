@@ -84,6 +84,18 @@ export function checkReadConcern(cmd: Document, now: () => bigint): void {
 const SNAPSHOT_READS = new Set(['find', 'aggregate', 'distinct']);
 
 /**
+ * A readConcern on a transaction's command after its first: mongod takes the
+ * transaction's read concern from its first command and refuses another
+ * (InvalidOptions); an empty one (`{}`) is no read concern.
+ */
+export function checkTransactionReadConcern(cmd: Document): void {
+  const concern: unknown = cmd.readConcern;
+  if (cmd.startTransaction === true || typeAlias(concern) !== 'object') return;
+  if (Object.keys(concern as Document).length === 0) return;
+  throw new CommandError('InvalidOptions', 'Only the first command in a transaction may specify a readConcern');
+}
+
+/**
  * `readConcern: { level: 'snapshot' }` outside a transaction (a snapshot
  * session's reads): mongod refuses it for any command but find, aggregate
  * and distinct (InvalidOptions, 72, in its words), and reads those at one
