@@ -32,7 +32,7 @@ import { WRITE_COMMANDS } from './write-commands.js';
 import { unsatisfiableWriteConcern } from './write-concern.js';
 import { checkReadConcern, checkSnapshotReadConcern, checkTransactionReadConcern } from './read-concern.js';
 import { gossipedTime, withClusterTime } from './cluster-time.js';
-import { joinedWriteReply, statementCount, statementSlice } from './write-statements.js';
+import { hasStatementArray, joinedWriteReply, statementCount, statementSlice } from './write-statements.js';
 
 const HANDLERS = new Map<string, CommandHandler>(
   Object.entries({
@@ -78,9 +78,6 @@ interface PendingCommand {
   /** When it arrived (`Date.now()`), from which its `maxTimeMS` counts. */
   readonly since: number;
 }
-
-/** The write commands whose statements fail one by one, as `writeErrors`. */
-const STATEMENT_WRITES = new Set(['insert', 'update', 'delete']);
 
 /** Writes that, outside transactions, wait for a transaction's lock instead of failing. */
 const WAITING_WRITES = new Set(Object.keys(WRITE_COMMANDS));
@@ -363,7 +360,7 @@ export class CommandRouter {
       errmsg: "Failing write due to the 'onPrimaryTransactionalWrite' fail point",
     };
     // A statement's error is a write error of insert, update and delete, the command's error of findAndModify.
-    if (!STATEMENT_WRITES.has(name)) return { reply: { ok: 0, ...error }, delayMS };
+    if (!hasStatementArray(name)) return { reply: { ok: 0, ...error }, delayMS };
     const writeErrors = [...((reply.writeErrors as Document[] | undefined) ?? []), { index: from + ran, ...error }];
     return { reply: { ...reply, writeErrors }, delayMS };
   }

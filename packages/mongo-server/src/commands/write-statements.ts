@@ -3,9 +3,19 @@ import type { Document } from 'bson';
 /** The field holding a write command's statements; findAndModify is one statement. */
 const STATEMENTS: Readonly<Record<string, string>> = { insert: 'documents', update: 'updates', delete: 'deletes' };
 
+/** The statements' field of write command `name`; own properties only, so that `constructor` is none. */
+function statementsField(name: string): string | undefined {
+  return Object.hasOwn(STATEMENTS, name) ? STATEMENTS[name] : undefined;
+}
+
+/** Whether write command `name` holds an array of statements (insert, update, delete), which fail one by one as `writeErrors`. */
+export function hasStatementArray(name: string): boolean {
+  return statementsField(name) !== undefined;
+}
+
 /** How many statements the write command `name` holds (1 for findAndModify; 0 when not an array yet to be checked). */
 export function statementCount(name: string, cmd: Document): number {
-  const field = STATEMENTS[name];
+  const field = statementsField(name);
   if (field === undefined) return 1;
   const statements: unknown = cmd[field];
   return Array.isArray(statements) ? statements.length : 0;
@@ -13,7 +23,7 @@ export function statementCount(name: string, cmd: Document): number {
 
 /** `cmd` holding its statements `from` up to (not including) `until` only. */
 export function statementSlice(name: string, cmd: Document, from: number, until: number): Document {
-  const field = STATEMENTS[name];
+  const field = statementsField(name);
   if (field === undefined || (from === 0 && until === statementCount(name, cmd))) return cmd;
   return { ...cmd, [field]: (cmd[field] as unknown[]).slice(from, until) };
 }
