@@ -58,10 +58,12 @@ export default {
   globalTeardown: '<rootDir>/test/packed-package.global-teardown.mjs',
   modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/'],
   testTimeout: 30000,
-  // Most of the slow suites wait (on child processes, a browser, timers, sockets)
-  // rather than compute, so two workers on a 2-core machine cut the wall time of
-  // `npm test` by about 40% (476 s → 280 s measured); Jest's default is cores - 1.
-  maxWorkers: 2,
+  // Part of the suites' time is waiting (on child processes, npm, a browser, timers,
+  // sockets) rather than computing: two workers on a 2-core machine cut the wall time
+  // of `npm test` by about 40% against one (476 s → 280 s measured); Jest's default is
+  // cores - 1. A third still finds idle cores: 132 and 129 s against 144 and 141 s
+  // for two, alternated runs of the whole suite on an idle 2-core machine (#14).
+  maxWorkers: 3,
   // In ESM mode a worker keeps every test file's modules (vm.SourceTextModule contexts are
   // never collected: jestjs/jest#14605, nodejs/node#63186), 5–50 MB a file, so after a whole
   // `npm test` each worker held 1.0–1.2 GB. Node frees that heap when the worker exits,
