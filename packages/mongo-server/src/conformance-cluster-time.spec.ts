@@ -81,6 +81,78 @@ describe('the cluster time in replies', () => {
   });
 });
 
+// On mongod a change of the catalog writes an oplog entry, which moves the cluster time as a document's write does.
+describe('the cluster time and changes of the catalog', () => {
+  beforeEach(async () => {
+    await fx.fresh('cluster_time_catalog');
+  });
+  const operationTime = async (command: Document) => (await fx.db.command(command)).operationTime as Timestamp;
+
+  it.each<[string, Document[], Document]>([
+    ['create', [], { create: 'cluster_time_catalog' }],
+    [
+      'createIndexes',
+      [{ create: 'cluster_time_catalog' }],
+      { createIndexes: 'cluster_time_catalog', indexes: [{ key: { x: 1 }, name: 'x_1' }] },
+    ],
+    [
+      'createIndexes that creates its collection',
+      [],
+      { createIndexes: 'cluster_time_catalog', indexes: [{ key: { x: 1 }, name: 'x_1' }] },
+    ],
+    [
+      'dropIndexes',
+      [{ createIndexes: 'cluster_time_catalog', indexes: [{ key: { x: 1 }, name: 'x_1' }] }],
+      { dropIndexes: 'cluster_time_catalog', index: 'x_1' },
+    ],
+    [
+      'collMod',
+      [{ create: 'cluster_time_catalog' }],
+      { collMod: 'cluster_time_catalog', validator: { x: { $type: 'number' } } },
+    ],
+  ])('moves with %s', async (_label, setup, command) => {
+    for (const step of setup) await fx.db.command(step);
+    const before = await operationTime({ ping: 1 });
+    expect((await operationTime(command)).compare(before)).toBe(1);
+  });
+
+  it('moves with a committed transaction that only created a collection', async () => {
+    const before = await operationTime({ ping: 1 });
+    const session = fx.client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        await fx.db.createCollection('cluster_time_catalog', { session });
+      });
+      expect(session.operationTime?.compare(before)).toBe(1);
+    } finally {
+      await session.endSession();
+    }
+  });
+
+  it("is the time of hello's lastWrite and of replSetGetStatus' optimes: the latest write's, or a later one", async () => {
+    let written = new Timestamp({ t: 0, i: 0 });
+    // Several writes in a row, so that the latest one's increment is past 1 within its second.
+    for (let i = 0; i < 5; i++) {
+      written = await operationTime({ insert: 'cluster_time_catalog', documents: [{ _id: i }] });
+    }
+    const hello = await fx.db.command({ hello: 1 });
+    const status = await fx.client.db('admin').command({ replSetGetStatus: 1 });
+    for (const opTime of [
+      hello.lastWrite.opTime,
+      hello.lastWrite.majorityOpTime,
+      status.optimes.appliedOpTime,
+      status.optimes.lastCommittedOpTime,
+      status.members[0].optime,
+    ] as { ts: Timestamp }[]) {
+      expect(opTime.ts).toBeInstanceOf(Timestamp);
+      expect(opTime.ts.compare(written)).toBeGreaterThanOrEqual(0);
+      // Never past the time the reply itself gossips.
+      expect(opTime.ts.compare(status.$clusterTime.clusterTime)).toBeLessThanOrEqual(0);
+    }
+    expect(hello.lastWrite.lastWriteDate).toBeInstanceOf(Date);
+  });
+});
+
 describe('a causally consistent session', () => {
   let client: MongoClient;
   const started: Document[] = [];

@@ -135,6 +135,15 @@ export class ChangeLog {
     return false;
   }
 
+  /**
+   * Notes a change of the catalog that change streams show only as expanded
+   * events (a collection or an index created, an index dropped, collMod): it
+   * moves the cluster time, as its oplog entry moves mongod's.
+   */
+  catalogChanged(): void {
+    this.unticked = true;
+  }
+
   /** Seq of the oldest kept event. */
   get firstSeq(): number {
     return this.nextSeq - (this.entries.length - this.head);
@@ -167,7 +176,11 @@ export class ChangeLog {
   /** Records a committed transaction's writes, in the order they ran. */
   transactionCommitted(changes: readonly DocumentChange[], lsid: Document | undefined, txnNumber: bigint): void {
     // A transaction's writes reach `changes` only while recording; the commit moves the time either way.
-    if (!this.noteWrite() || changes.length === 0) return;
+    if (!this.noteWrite()) return;
+    if (changes.length === 0) {
+      this.catalogChanged(); // it created collections only
+      return;
+    }
     const txn = { lsid, txnNumber: Long.fromBigInt(txnNumber) };
     this.append(
       changes.map((change) => ({ ...documentEntry(change), ...txn })),

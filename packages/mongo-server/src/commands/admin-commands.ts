@@ -1,6 +1,6 @@
 import { availableParallelism, release } from 'node:os';
 
-import { type Document, Double, Long, ObjectId, Timestamp } from 'bson';
+import { type Document, Double, ObjectId } from 'bson';
 
 import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
@@ -9,6 +9,7 @@ import { typeAlias } from '../query/element-operators.js';
 import { compileFilter } from '../query/query-context.js';
 import { bsonSize } from '../store/document-limits.js';
 import { helloAwaitTimeMS, topologyVersion } from './awaitable-hello.js';
+import { lastWriteOpTime } from './cluster-time.js';
 import {
   checkSafeInt64,
   checkSessionId,
@@ -41,7 +42,7 @@ export const STARTED = new Date();
 function helloReply(ctx: CommandContext, legacy: boolean): Document {
   const me = `${ctx.server.host}:${ctx.server.port}`;
   const now = new Date();
-  const opTime = { ts: new Timestamp({ t: Math.floor(now.getTime() / 1000), i: 1 }), t: Long.fromNumber(1) };
+  const { opTime, date: lastWriteDate } = lastWriteOpTime(ctx.store.changes.now);
   const reply: Document = {
     ...(legacy ? { ismaster: true } : {}),
     helloOk: true,
@@ -53,7 +54,7 @@ function helloReply(ctx: CommandContext, legacy: boolean): Document {
     primary: me,
     me,
     electionId: ELECTION_ID,
-    lastWrite: { opTime, lastWriteDate: now, majorityOpTime: opTime, majorityWriteDate: now },
+    lastWrite: { opTime, lastWriteDate, majorityOpTime: opTime, majorityWriteDate: lastWriteDate },
     maxBsonObjectSize: 16 * 1024 * 1024,
     maxMessageSizeBytes: 48_000_000,
     maxWriteBatchSize: 100_000,
@@ -372,6 +373,8 @@ const create: CommandHandler = (cmd, ctx) => {
   }
   if (isView) checkNewView(ctx, name, options);
   ctx.ensureCollection(name, options);
+  // A transaction's collection moves the cluster time when it commits.
+  if (!ctx.transaction) ctx.store.changes.catalogChanged();
   return { ok: 1 };
 };
 

@@ -32,6 +32,16 @@ export function withClusterTime(reply: Document, time: bigint): Document {
   return stampedReply;
 }
 
+/**
+ * The op time of the latest write, in term 1 (this member has been primary
+ * since it started), and the date of its second: hello's `lastWrite` and
+ * replSetGetStatus' optimes, which the same clock as `operationTime` gives.
+ */
+export function lastWriteOpTime(time: bigint): { opTime: { ts: Timestamp; t: Long }; date: Date } {
+  const ts = timestampOf(time);
+  return { opTime: { ts, t: Long.fromNumber(1) }, date: new Date(ts.getHighBitsUnsigned() * 1000) };
+}
+
 /** A Timestamp as the bigint the change log counts in (seconds in the high 32 bits). */
 export function timeOf(timestamp: Timestamp): bigint {
   return (BigInt(timestamp.getHighBitsUnsigned()) << 32n) | BigInt(timestamp.getLowBitsUnsigned());

@@ -256,6 +256,8 @@ const createIndexes: CommandHandler = (cmd, ctx) => {
       error.extra,
     );
   }
+  // Built outside a transaction, the indexes (and a collection made for them) move the cluster time now.
+  if ((toBuild.length > 0 || created) && !ctx.transaction) ctx.store.changes.catalogChanged();
   const reply: Document = {
     numIndexesBefore: before,
     numIndexesAfter: collection.indexSpecs().length,
@@ -320,6 +322,7 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
     // The cursors whose plan walked it are killed, as on mongod (their getMores fail).
     ctx.cursors.killPlans(collection.ns, `index '${indexName}' dropped`, indexName);
   }
+  ctx.store.changes.catalogChanged();
   return { nIndexesWas: before, ok: 1 };
 };
 

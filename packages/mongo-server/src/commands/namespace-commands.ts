@@ -50,6 +50,7 @@ const collMod: CommandHandler = (cmd, ctx) => {
   Object.assign(collection.options, settings);
   const reply: Document = { ok: 1 };
   if (cmd.index !== undefined) modifyIndex(collection, cmd.index, reply);
+  ctx.store.changes.catalogChanged();
   return reply;
 };
 

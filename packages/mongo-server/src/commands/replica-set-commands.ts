@@ -2,15 +2,11 @@ import { type Document, Long, Timestamp } from 'bson';
 
 import { checkAdminOnly, ELECTION_ID, REPLICA_SET_NAME, STARTED } from './admin-commands.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
+import { lastWriteOpTime } from './cluster-time.js';
 
 /** This member's address, as hello's `me` gives it. */
 function self(ctx: CommandContext): string {
   return `${ctx.server.host}:${ctx.server.port}`;
-}
-
-/** The op time of now, in term 1: the only member has applied, made durable and committed everything. */
-function opTimeNow(now: Date): { ts: Timestamp; t: Long } {
-  return { ts: new Timestamp({ t: Math.floor(now.getTime() / 1000), i: 1 }), t: Long.fromNumber(1) };
 }
 
 /**
@@ -21,7 +17,8 @@ function opTimeNow(now: Date): { ts: Timestamp; t: Long } {
 const replSetGetStatus: CommandHandler = (_cmd, ctx) => {
   checkAdminOnly('replSetGetStatus', ctx);
   const now = new Date();
-  const opTime = opTimeNow(now);
+  // The only member has applied, made durable and committed every write.
+  const { opTime, date: lastWrite } = lastWriteOpTime(ctx.store.changes.now);
   const electionTime = new Timestamp({ t: Math.floor(STARTED.getTime() / 1000), i: 1 });
   return {
     set: REPLICA_SET_NAME,
@@ -37,12 +34,12 @@ const replSetGetStatus: CommandHandler = (_cmd, ctx) => {
     writableVotingMembersCount: 1,
     optimes: {
       lastCommittedOpTime: opTime,
-      lastCommittedWallTime: now,
+      lastCommittedWallTime: lastWrite,
       readConcernMajorityOpTime: opTime,
       appliedOpTime: opTime,
       durableOpTime: opTime,
-      lastAppliedWallTime: now,
-      lastDurableWallTime: now,
+      lastAppliedWallTime: lastWrite,
+      lastDurableWallTime: lastWrite,
     },
     members: [
       {
@@ -53,9 +50,9 @@ const replSetGetStatus: CommandHandler = (_cmd, ctx) => {
         stateStr: 'PRIMARY',
         uptime: Math.floor((now.getTime() - STARTED.getTime()) / 1000),
         optime: opTime,
-        optimeDate: now,
-        lastAppliedWallTime: now,
-        lastDurableWallTime: now,
+        optimeDate: lastWrite,
+        lastAppliedWallTime: lastWrite,
+        lastDurableWallTime: lastWrite,
         syncSourceHost: '',
         syncSourceId: -1,
         infoMessage: '',

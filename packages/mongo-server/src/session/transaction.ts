@@ -90,10 +90,13 @@ export class Transaction implements LockOwner {
       throw error;
     }
     for (const collection of this.created.values()) this.catalog?.adopt(collection);
+    // As on mongod, a commit moves the cluster time only when the transaction wrote (its oplog entry).
+    const overlays = [...this.overlays.values()];
+    const wrote = this.created.size > 0 || overlays.some((overlay) => overlay.changes.size > 0);
+    const log = this.catalog?.changes ?? overlays[0]?.collection.changes;
     this.created = new Map();
-    for (const overlay of this.overlays.values()) overlay.apply();
-    const log = [...this.overlays.values()][0]?.collection.changes;
-    log?.transactionCommitted(this.changes, this.lsid, this.txnNumber);
+    for (const overlay of overlays) overlay.apply();
+    if (wrote) log?.transactionCommitted(this.changes, this.lsid, this.txnNumber);
     this.changes = [];
     this.state = 'committed';
     this.locks.releaseAll(this);
