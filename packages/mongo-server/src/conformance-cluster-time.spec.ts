@@ -197,6 +197,33 @@ describe('a causally consistent session', () => {
     }
   });
 
+  it('gives $$CLUSTER_TIME as the time the command began with, a gossiped one included: one value for the whole command', async () => {
+    await collection().insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+    const session = client.startSession();
+    try {
+      const ahead = secondsFromNow(30);
+      session.advanceClusterTime(unsigned(ahead));
+      const reply = await client.db(fx.db.databaseName).command(
+        {
+          aggregate: 'cluster_time',
+          pipeline: [{ $sort: { _id: 1 } }, { $project: { t: '$$CLUSTER_TIME' } }],
+          cursor: {},
+        },
+        { session },
+      );
+      const times = (reply.cursor.firstBatch as { t: Timestamp }[]).map((doc) => doc.t);
+      expect(times).toHaveLength(3);
+      for (const time of times) {
+        expect(time).toBeInstanceOf(Timestamp);
+        expect(time.compare(ahead)).toBeGreaterThanOrEqual(0);
+        expect(time.compare(reply.$clusterTime.clusterTime)).toBeLessThanOrEqual(0);
+        expect(time.equals(times[0]!)).toBe(true);
+      }
+    } finally {
+      await session.endSession();
+    }
+  });
+
   it('is refused a gossiped cluster time more than a year past the wall clock (ClusterTimeFailsRateLimiter)', async () => {
     const session = client.startSession();
     try {

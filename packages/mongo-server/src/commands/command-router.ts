@@ -10,6 +10,7 @@ import type { CollectionView } from '../store/collection-view.js';
 import type { MemoryStore } from '../store/memory-store.js';
 import { notSupported } from '../query/expression-check.js';
 import { DEFAULT_MAX_DENSIFY_DOCUMENTS, OperationBudget } from '../query/operation-budget.js';
+import { setCommandClusterTime } from '../query/query-context.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
 import { checkDatabaseName, checkSessionFields, optionalMaxTimeMS } from './command-arguments.js';
 import type { CommandContext, CommandHandler, QueryKnobs, ServerInfo } from './command-context.js';
@@ -226,6 +227,7 @@ export class CommandRouter {
       checkSessionFields(cmd);
       const gossiped = gossipedTime(cmd, Date.now());
       if (gossiped !== undefined) this.store.changes.advance(gossiped);
+      setCommandClusterTime(this.store.changes.now);
       this.sessions.localSessions.touch(cmd.lsid);
       if (HANDSHAKE_COMMANDS.has(name)) this.handshake(cmd, server);
       const fail = this.failPoints.failCommand.evaluate({
@@ -386,6 +388,7 @@ export class CommandRouter {
       const released = await this.store.locks.waitForRelease(Math.min(left, EXPIRY_POLL_MS));
       if (run.server.closed) return { closeConnection: true };
       if (!released) continue;
+      setCommandClusterTime(this.store.changes.now); // another command may have run meanwhile
       const outcome = this.attempt(run);
       if (outcome) return outcome;
     }

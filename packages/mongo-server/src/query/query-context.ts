@@ -24,6 +24,7 @@ import {
   toExactNumber,
 } from '../bson/bson-compare.js';
 import { formatValue } from '../bson/format-key-value.js';
+import { timestampOf } from '../changes/change-log.js';
 import { CommandError } from '../commands/command-error.js';
 import { BSON_ACCUMULATOR_OPERATORS, bsonGroup } from './bson-group.js';
 import { checkExpression } from './expression-check.js';
@@ -510,20 +511,34 @@ export const MONGO_CONTEXT: Context = Context.init({
 /**
  * The system variables mingo does not define itself: `$$CLUSTER_TIME`, which
  * a replica set member (as this server presents itself) gives as the
- * current cluster time, a Timestamp of the seconds since the epoch.
+ * cluster time when the command began, a Timestamp.
  */
 const SYSTEM_VARIABLES: Record<string, unknown> = Object.defineProperty({}, 'CLUSTER_TIME', {
   enumerable: true,
   get: clusterTime,
 });
 
-/** Kept for the second it stands for: mingo reads every variable (`$$this` in a `$map` too) for each access. */
-let latestClusterTime = new Timestamp({ t: 0, i: 1 });
+/** The cluster time of the command running now, as the change log counts it, and as a Timestamp once read. */
+let commandTime = 0n;
+let commandTimestamp: Timestamp | undefined;
 
+/**
+ * Sets the time `$$CLUSTER_TIME` gives while a command runs: the server's
+ * cluster time as the command began (the command router calls it), one
+ * value for the whole command, as mongod's expression context holds it.
+ * A command runs from its start to its reply without yielding, so one value
+ * serves every server in the process. (A cursor's later batches are computed
+ * in its getMore, with the getMore's time, where mongod keeps the first.)
+ */
+export function setCommandClusterTime(time: bigint): void {
+  if (time === commandTime) return;
+  commandTime = time;
+  commandTimestamp = undefined;
+}
+
+/** Made once per time: mingo reads every variable (`$$this` in a `$map` too) for each access. */
 function clusterTime(): Timestamp {
-  const seconds = Math.floor(Date.now() / 1000);
-  if (latestClusterTime.high !== seconds) latestClusterTime = new Timestamp({ t: seconds, i: 1 });
-  return latestClusterTime;
+  return (commandTimestamp ??= timestampOf(commandTime));
 }
 
 /** mingo options for the embedded server: strict MongoDB mode, no `$where` scripts. */
