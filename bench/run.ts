@@ -1,12 +1,15 @@
 /**
  * `npm run bench`: runs every `*.bench.ts` in this folder (or those named on
- * the command line) in one process and prints one report: the machine, its
+ * the command line: `npm run bench pipe`) in one process and prints one
+ * report, then, for a whole run or one naming `entry-imports`, the table of
+ * what each entry point loads (scripts/entry-imports.mjs): the machine, its
  * load average at the start and the end, the package versions, and for each
  * benchmark a table (wall and, where measured, CPU-time speed per row, ratios
  * to its baseline) followed by each target's verdict. The tables are
  * formatted as Prettier formats Markdown, so BENCHMARKS.md holds them as
  * printed.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -126,4 +129,12 @@ out(
 if (failed.length > 0) {
   out(`${failed.length} benchmark(s) failed to run: ${failed.join(', ')}.`);
   process.exitCode = 1;
+}
+if (only.length === 0 || only.includes('entry-imports')) {
+  // In processes of its own, without this one's TypeScript loader, as an application loads the package.
+  out();
+  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/entry-imports.mjs', import.meta.url))], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
 }
