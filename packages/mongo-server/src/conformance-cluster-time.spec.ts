@@ -281,6 +281,37 @@ describe('readConcern, checked as mongod parses it', () => {
       72,
       'Specifying a timestamp for readConcern snapshot in a causally consistent session is not allowed',
     ],
+    // ReadConcernIdl is a strict struct, read in the command's order.
+    [
+      'an unknown field',
+      () => ({ level: 'local', strong: true }),
+      40415,
+      "BSON field 'readConcern.strong' is an unknown field",
+    ],
+    [
+      'an unknown field before a bad level',
+      () => ({ wait: 1, level: 'strong' }),
+      40415,
+      "BSON field 'readConcern.wait' is an unknown field",
+    ],
+    [
+      'a bad level before an unknown field',
+      () => ({ level: 'strong', wait: 1 }),
+      2,
+      "Enumeration value 'strong' for field 'readConcern.level'",
+    ],
+    [
+      'an unknown provenance',
+      () => ({ level: 'local', provenance: 'mine' }),
+      2,
+      "Enumeration value 'mine' for field 'readConcern.provenance'",
+    ],
+    [
+      'both afterClusterTime and afterOpTime',
+      () => ({ afterClusterTime: secondsFromNow(-60), afterOpTime: { ts: secondsFromNow(-60), t: 1 } }),
+      72,
+      'Can not specify both afterClusterTime and afterOpTime',
+    ],
     [
       'afterClusterTime past the cluster time',
       () => ({ afterClusterTime: secondsFromNow(3600) }),
@@ -291,6 +322,12 @@ describe('readConcern, checked as mongod parses it', () => {
     const error = await rejection(find(readConcern()));
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
+  });
+
+  it("accepts the fields of mongod's struct: a provenance of its enumeration", async () => {
+    await collection().insertOne({ _id: 1 });
+    const reply = await find({ level: 'majority', provenance: 'clientSupplied' });
+    expect(reply.cursor.firstBatch).toEqual([{ _id: 1 }]);
   });
 
   it("is refused on a transaction's command after its first (InvalidOptions), and aborts the transaction", async () => {

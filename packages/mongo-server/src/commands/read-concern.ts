@@ -5,10 +5,51 @@ import { notSupported } from '../query/expression-check.js';
 import { typeAlias } from '../query/element-operators.js';
 import { timeOf } from './cluster-time.js';
 import { CommandError } from './command-error.js';
-import { wrongFieldType } from './idl-fields.js';
+import { checkStructFields, wrongFieldType } from './idl-fields.js';
 
 /** The levels of mongod's ReadConcernLevel enumeration. */
 const LEVELS: readonly string[] = ['local', 'majority', 'linearizable', 'available', 'snapshot'];
+
+/** The fields of mongod's ReadConcernIdl, a strict struct: any other is an unknown field (40415). */
+const FIELDS: Readonly<Record<string, boolean>> = {
+  level: false,
+  afterOpTime: false,
+  afterClusterTime: false,
+  atClusterTime: false,
+  provenance: false,
+  $_allowTransactionTableSnapshot: false,
+  $_waitLastStableRecoveryTimestamp: false,
+};
+
+/** mongod's ReadWriteConcernProvenanceSource enumeration. */
+const PROVENANCES: readonly string[] = [
+  'clientSupplied',
+  'implicitDefault',
+  'customDefault',
+  'getLastErrorDefaults',
+  'internalWriteDefault',
+];
+
+/** A string of an IDL enumeration, with mongod's TypeMismatch and BadValue. */
+function checkEnum(field: string, value: unknown, values: readonly string[]): void {
+  if (typeof value !== 'string') throw wrongFieldType(`readConcern.${field}`, value, "type 'string'");
+  if (!values.includes(value)) {
+    throw new CommandError(
+      'BadValue',
+      `Enumeration value '${value}' for field 'readConcern.${field}' is not a valid value.`,
+    );
+  }
+}
+
+/** One field of the struct, by its IDL type, in the order the command gives them. */
+function checkField(field: string, value: unknown): void {
+  if (field === 'level') checkEnum(field, value, LEVELS);
+  else if (field === 'provenance') checkEnum(field, value, PROVENANCES);
+  else if (field === 'afterClusterTime' || field === 'atClusterTime') timeField({ [field]: value }, field);
+  else if (field === 'afterOpTime') {
+    if (typeAlias(value) !== 'object') throw wrongFieldType('readConcern.afterOpTime', value, "type 'object'");
+  } else if (typeof value !== 'boolean') throw wrongFieldType(`readConcern.${field}`, value, "type 'bool'");
+}
 
 /** The levels `afterClusterTime` may come with (mongod: 'available' does not wait, 'linearizable' need not). */
 const CAUSAL_LEVELS = new Set(['local', 'majority', 'snapshot']);
@@ -29,8 +70,9 @@ function timeField(concern: Document, field: string): bigint | undefined {
 
 /**
  * Checks a command's `readConcern` as mongod's ReadConcernArgs parses it
- * (a document; a known level; Timestamps for `afterClusterTime` and
- * `atClusterTime`, not both, each with the levels it allows, neither null)
+ * (a document of ReadConcernIdl's fields only, each of its type, in the
+ * command's order; a known level; `afterClusterTime` and `atClusterTime`
+ * not both, each with the levels it allows, neither null)
  * and, for a causally consistent read, that `afterClusterTime` is not past
  * the server's cluster time `now` (InvalidOptions, in mongod's words). A
  * single member has applied every write it acknowledged, so there is
@@ -40,19 +82,14 @@ export function checkReadConcern(cmd: Document, now: () => bigint): void {
   const concern: unknown = cmd.readConcern;
   if (concern === undefined) return;
   if (typeAlias(concern) !== 'object') throw new CommandError('FailedToParse', 'readConcern field should be an object');
-  const { level } = concern as Document;
-  if (level !== undefined) {
-    if (typeof level !== 'string') throw wrongFieldType('readConcern.level', level, "type 'string'");
-    if (!LEVELS.includes(level)) {
-      throw new CommandError(
-        'BadValue',
-        `Enumeration value '${level}' for field 'readConcern.level' is not a valid value.`,
-      );
-    }
-  }
+  checkStructFields('readConcern', concern as Document, FIELDS, checkField);
+  const { level, afterOpTime } = concern as Document;
   const after = timeField(concern as Document, 'afterClusterTime');
   const at = timeField(concern as Document, 'atClusterTime');
   const effective = typeof level === 'string' ? level : 'local';
+  if (after !== undefined && afterOpTime !== undefined) {
+    throw new CommandError('InvalidOptions', 'Can not specify both afterClusterTime and afterOpTime');
+  }
   if (after !== undefined && at !== undefined) {
     throw new CommandError(
       'InvalidOptions',
