@@ -527,8 +527,9 @@ let commandTimestamp: Timestamp | undefined;
  * cluster time as the command began (the command router calls it), one
  * value for the whole command, as mongod's expression context holds it.
  * A command runs from its start to its reply without yielding, so one value
- * serves every server in the process. (A cursor's later batches are computed
- * in its getMore, with the getMore's time, where mongod keeps the first.)
+ * serves every server in the process. A cursor's results are computed by the
+ * command that opens it; only a change stream's stages run in each getMore,
+ * with that getMore's time.
  */
 export function setCommandClusterTime(time: bigint): void {
   if (time === commandTime) return;
