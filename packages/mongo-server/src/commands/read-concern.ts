@@ -45,7 +45,7 @@ function checkEnum(field: string, value: unknown, values: readonly string[]): vo
 function checkField(field: string, value: unknown): void {
   if (field === 'level') checkEnum(field, value, LEVELS);
   else if (field === 'provenance') checkEnum(field, value, PROVENANCES);
-  else if (field === 'afterClusterTime' || field === 'atClusterTime') timeField({ [field]: value }, field);
+  else if (field === 'afterClusterTime' || field === 'atClusterTime') timeValue(field, value);
   else if (field === 'afterOpTime') {
     if (typeAlias(value) !== 'object') throw wrongFieldType('readConcern.afterOpTime', value, "type 'object'");
   } else if (typeof value !== 'boolean') throw wrongFieldType(`readConcern.${field}`, value, "type 'bool'");
@@ -60,9 +60,8 @@ function printed(time: bigint): string {
   return `Timestamp(${timestamp.getHighBitsUnsigned()}, ${timestamp.getLowBitsUnsigned()})`;
 }
 
-/** A readConcern time field: a Timestamp (TypeMismatch otherwise), as a bigint. */
-function timeField(concern: Document, field: string): bigint | undefined {
-  const value: unknown = concern[field];
+/** A readConcern time field's value: a Timestamp (TypeMismatch otherwise), as a bigint. */
+function timeValue(field: string, value: unknown): bigint | undefined {
   if (value === undefined) return undefined;
   if (typeAlias(value) !== 'timestamp') throw wrongFieldType(`readConcern.${field}`, value, "type 'timestamp'");
   return timeOf(value as Timestamp);
@@ -83,9 +82,9 @@ export function checkReadConcern(cmd: Document, now: () => bigint): void {
   if (concern === undefined) return;
   if (typeAlias(concern) !== 'object') throw new CommandError('FailedToParse', 'readConcern field should be an object');
   checkStructFields('readConcern', concern as Document, FIELDS, checkField);
-  const { level, afterOpTime } = concern as Document;
-  const after = timeField(concern as Document, 'afterClusterTime');
-  const at = timeField(concern as Document, 'atClusterTime');
+  const { level, afterOpTime, afterClusterTime, atClusterTime } = concern as Document;
+  const after = timeValue('afterClusterTime', afterClusterTime);
+  const at = timeValue('atClusterTime', atClusterTime);
   const effective = typeof level === 'string' ? level : 'local';
   if (after !== undefined && afterOpTime !== undefined) {
     throw new CommandError('InvalidOptions', 'Can not specify both afterClusterTime and afterOpTime');
