@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import mongoose, { Schema, Types } from 'mongoose';
+import { LEARN_AFTER } from './document-shapes.js';
 import { BAIL, copyFast } from './fast-copy.js';
+import { documentPlan, type MongooseDocumentLike } from './mongoose-document.js';
 import { walk, walkFrames, type WalkOptions } from './object-id-walker.js';
 
 /**
@@ -214,6 +216,63 @@ describe('the fast copy', () => {
       }),
       { numRuns: Math.ceil(RUNS / 3), seed: 20261203 },
     );
+  });
+
+  it('should give the same output once the key lists of a schema are compiled, over many documents of each schema', () => {
+    let compiled = 0;
+    fc.assert(
+      fc.property(
+        shapes,
+        fc.array(documents, { minLength: LEARN_AFTER + 12, maxLength: LEARN_AFTER + 30 }),
+        walkOptions,
+        (shape, items, options) => {
+          const { Model } = models_({ ...shape, populated: false });
+          // Several documents with the same keys, so that each key list is seen often enough to be compiled.
+          const docs = [...items, ...items].map((data) => Model.hydrate(data));
+          for (const doc of docs) {
+            const fast = walk(doc, options).value;
+            expect(fast).toStrictEqual(walkFrames(doc, options).value);
+            const reference = doc.toJSON({
+              flattenObjectIds: true,
+              flattenDecimals: true,
+              ...(options.versionKey === true ? {} : { versionKey: false }),
+            });
+            expect(json(fast)).toBe(json(reference));
+          }
+          const plan = documentPlan(docs[0] as unknown as MongooseDocumentLike);
+          compiled += plan.shapes.shapes.filter((s) => s.copies.some((copy) => typeof copy === 'function')).length;
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 5), seed: 20261208 },
+    );
+    // The comparison means something only if compiled copiers did part of it.
+    expect(compiled).toBeGreaterThan(RUNS / 5);
+  });
+
+  it.each([
+    ['an empty single nested subdocument under minimize', { box: {} }],
+    ['an empty nested path under minimize', { meta: { deep: {} } }],
+    ['an undefined value under minimize', { name: undefined }],
+  ])('should copy %s right after the key list was compiled, and go on copying right', (_name, change) => {
+    const { Model } = models_({ ...PLAIN_SHAPE, arrays: false });
+    const data = (i: number) => ({
+      _id: new Types.ObjectId(),
+      name: `n${i}`,
+      meta: { note: 'x', deep: { flag: true } },
+      box: { label: 'l' },
+    });
+    const check = (raw: Record<string, unknown>) => {
+      const doc = Model.hydrate(raw);
+      expect(walk(doc, {}).value).toStrictEqual(walkFrames(doc, {}).value);
+      expect(json(walk(doc, {}).value)).toBe(json(doc.toJSON({ flattenObjectIds: true, versionKey: false })));
+      return doc;
+    };
+    const first = check(data(0));
+    for (let i = 1; i <= LEARN_AFTER + 2; i++) check(data(i));
+    const learnt = documentPlan(first as unknown as MongooseDocumentLike).shapes.shapes;
+    expect(learnt.some((s) => typeof s.copies[0] === 'function')).toBe(true);
+    check({ ...data(100), ...change });
+    for (let i = 101; i < 105; i++) check(data(i));
   });
 
   it.each([

@@ -24,6 +24,7 @@ import {
   knownObjectIdPrototype,
   objectIdToHex,
 } from './bson-values.js';
+import { abandonShape, matchShape, shapeCopy, type EntryCopy } from './document-shapes.js';
 import { idVirtualValue } from './mongoose-document-frame.js';
 import {
   documentMinimize,
@@ -239,6 +240,44 @@ function copyEntry(out: Record<string, unknown>, key: string, item: unknown, dep
   return true;
 }
 
+/**
+ * The copy of a document's `_doc` by the compiled copier of its key list
+ * (document-shapes.ts), {@link BAIL}, or `undefined` when the key-by-key
+ * copy has to do it.
+ */
+function copyShape(
+  plan: ReturnType<typeof documentPlan>,
+  src: Record<string, unknown>,
+  versionKey: string | undefined,
+  depth: number,
+  scope: Scope,
+): Record<string, unknown> | typeof BAIL | undefined {
+  // The key list is matched by for…in, which must list own keys only.
+  if (!(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype) return undefined;
+  const shape = matchShape(plan.shapes, src);
+  if (shape === undefined) return undefined;
+  const copy = shapeCopy(shape, versionKey);
+  if (copy === null) return undefined;
+  const out = copy(src, depth, scope, copyShapeEntry as EntryCopy);
+  if (out === BAIL) return BAIL;
+  if (typeof out === 'symbol') {
+    // An entry to leave out (minimize): a literal cannot, so this key list goes key by key from now on.
+    abandonShape(shape);
+    return undefined;
+  }
+  return out as Record<string, unknown>;
+}
+
+/** {@link copyEntry} for a compiled copier: the entry's copy, {@link BAIL}, or {@link DROP} to leave it out. */
+function copyShapeEntry(item: unknown, depth: number, scope: Scope): unknown {
+  if (item !== null && typeof item === 'object') {
+    const hex = Object.getPrototypeOf(item) === knownObjectIdPrototype() ? knownObjectIdHex(item) : undefined;
+    return hex ?? copyValue(item, depth + 1, scope, true);
+  }
+  if (typeof item === 'bigint') return int64ToJson(item);
+  return item === undefined && scope.minimize ? DROP : item;
+}
+
 /** A hydrated document read from `_doc`, as `enterDocument` does it, or {@link BAIL} when only `toJSON()` can. */
 function copyDocument(
   doc: Parameters<typeof documentPlan>[0],
@@ -258,13 +297,10 @@ function copyDocument(
     DOCUMENT_SCOPES[+scope.keepVersionKey][+minimize][+isSubdocument][
       optionsVirtuals === true ? 0 : optionsVirtuals === false ? 1 : 2
     ];
-  const out = copyDocumentEntries(
-    src,
-    plan.dictionary,
-    scope.keepVersionKey ? undefined : plan.versionKey,
-    depth,
-    inner,
-  );
+  const versionKey = scope.keepVersionKey ? undefined : plan.versionKey;
+  const compiled = copyShape(plan, src, versionKey, depth, inner);
+  if (compiled === BAIL) return BAIL;
+  const out = compiled ?? copyDocumentEntries(src, plan.dictionary, versionKey, depth, inner);
   if (out === undefined) return BAIL;
   if (virtuals === true && plan.idVirtual) out.id = idVirtualValue(src._id);
   // An empty single-nested subdocument leaves its parent object when the parent minimizes (as in mongoose 9).

@@ -10,6 +10,7 @@
  * its result. src/serialization/mongoose-document.spec.ts checks the fast read
  * against `toJSON({ flattenObjectIds: true, flattenDecimals: true })`.
  */
+import { createDocumentShapes, type DocumentShapes } from './document-shapes.js';
 
 /** The parts of a mongoose 9 document this file reads. */
 export interface MongooseDocumentLike {
@@ -51,6 +52,8 @@ export interface DocumentPlan {
    * when it loads a document. Only the speed of the copy depends on it.
    */
   dictionary: boolean;
+  /** Key lists of the schema's documents and their compiled copiers (fast-copy.ts). */
+  shapes: DocumentShapes;
 }
 
 /** `toJSON` options that change nothing the fast read has to compute. */
@@ -108,6 +111,7 @@ function computePlan(schema: SchemaLike): DocumentPlan {
     idVirtual: 'id' in schema.virtuals,
     minimize: minimize !== false,
     versionKey: typeof versionKey === 'string' ? versionKey : undefined,
+    shapes: createDocumentShapes(),
     dictionary: Object.entries(schema.paths ?? {}).some(
       ([path, type]) => path !== '_id' && type.defaultValue !== undefined,
     ),
