@@ -253,7 +253,8 @@ function copyShape(
   scope: Scope,
 ): Record<string, unknown> | typeof BAIL | undefined {
   // The key list is matched by for…in, which must list own keys only.
-  if (!(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype) return undefined;
+  if (!(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype)
+    return undefined;
   const shape = matchShape(plan.shapes, src);
   if (shape === undefined) return undefined;
   const copy = shapeCopy(shape, versionKey);
