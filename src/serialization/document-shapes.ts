@@ -117,26 +117,41 @@ export function abandonShape(shape: Shape): void {
 
 /** The copier of `keys` without `versionKey`; `null` where code generation is not allowed. */
 function compile(keys: readonly string[], versionKey: string | undefined): ShapeCopy | null {
-  const lines: string[] = [];
+  const reads: string[] = [];
   const stores: string[] = [];
+  const locals: string[] = [];
   keys.forEach((key, i) => {
     if (key === versionKey) return;
     // Strings, numbers and booleans are copied as they are; anything else goes through `entry`.
-    lines.push(
+    reads.push(
       `let v${i} = src.${key};`,
       `if (typeof v${i} === 'object' || typeof v${i} === 'bigint' || v${i} === undefined) {`,
       `  v${i} = entry(v${i}, depth, scope);`,
       `  if (typeof v${i} === 'symbol') return v${i};`,
       `}`,
     );
-    stores.push(`out.${key} = v${i};`);
+    stores.push(`this.${key} = v${i};`);
+    locals.push(`v${i}`);
   });
-  // Named stores into `{}` rather than one literal: V8 tracks where a literal's objects live
-  // and, when a response's copies outlive a young-generation collection, moves the literal's
-  // allocations to the old generation, whose collections then cost more than the copy saves.
-  const body = `'use strict';\n${lines.join('\n')}\nconst out = {};\n${stores.join('\n')}\nreturn out;`;
+  // The copy is built by a constructor whose prototype is Object.prototype, so it is a plain
+  // object: V8 sizes a constructor's objects to the properties it assigns, one allocation,
+  // where stores into `{}` grow a separate property array in steps. Not an object literal:
+  // V8 tracks where a literal's objects live and, when a response's copies outlive a
+  // young-generation collection, allocates them in the old generation, whose collections
+  // then cost more than the copy saves.
+  const source = [
+    `'use strict';`,
+    `function Copy(${locals.join(', ')}) {`,
+    ...stores,
+    `}`,
+    `Copy.prototype = Object.prototype;`,
+    `return function copy(src, depth, scope, entry) {`,
+    ...reads,
+    `return new Copy(${locals.join(', ')});`,
+    `};`,
+  ].join('\n');
   try {
-    return new Function('src', 'depth', 'scope', 'entry', body) as ShapeCopy;
+    return new Function(source)() as ShapeCopy;
   } catch {
     return null;
   }
