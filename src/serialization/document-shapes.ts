@@ -4,13 +4,14 @@
  *
  * Copying `_doc` key by key writes each key into a new object through a
  * keyed store, which V8 cannot specialise: on the flat entity of
- * bench/serializer.bench.ts that was a third of the walk. A function whose
- * object literal names the keys builds the copy with its final layout in one
- * allocation. Such a function exists only as generated code, so one is
- * compiled for each key list seen often enough, with these bounds:
+ * bench/serializer.bench.ts that was a third of the walk. Code that names
+ * the keys (reads `src.name`, a constructor assigning `this.name`) builds
+ * the copy with its final layout in one allocation. Such code exists only
+ * when generated, so it is compiled for each key list seen often enough,
+ * with these bounds:
  *
- * - a key list is compiled only when every key is an identifier (no
- *   `__proto__`, which a literal would turn into the prototype) and there
+ * - a key list is compiled only when every key is an identifier other than
+ *   `__proto__` (whose assignment sets the prototype) and there
  *   are at most {@link MAX_KEYS}: the generated code contains nothing but
  *   those names, the `v0…vN` locals and fixed text;
  * - at most {@link MAX_SHAPES} key lists per schema, learnt after the schema
