@@ -9,6 +9,7 @@ import {
   shapeCopy,
   type DocumentShapes,
   type EntryCopy,
+  type Shape,
 } from './document-shapes.js';
 
 const LEAVE_OUT = Symbol('LEAVE_OUT');
@@ -19,20 +20,26 @@ const entry: EntryCopy = (item) => {
   return { copied: item === undefined ? 'undefined' : item };
 };
 
-/** Shapes that have seen enough documents to learn the next key list. */
-function learning(): DocumentShapes {
-  const shapes = createDocumentShapes();
-  for (let i = 0; i < LEARN_AFTER; i++) expect(matchShape(shapes, { a: 1 })).toBeUndefined();
-  return shapes;
-}
+describe.each([
+  ['by for…in', false],
+  ['by Object.keys (a document in dictionary mode)', true],
+])('document shapes, keys listed %s', (_how, dictionary) => {
+  const match = (shapes: DocumentShapes, src: Record<string, unknown>): Shape | undefined =>
+    matchShape(shapes, src, dictionary);
 
-describe('document shapes', () => {
+  /** Shapes that have seen enough documents to learn the next key list. */
+  function learning(): DocumentShapes {
+    const shapes = createDocumentShapes();
+    for (let i = 0; i < LEARN_AFTER; i++) expect(match(shapes, { a: 1 })).toBeUndefined();
+    return shapes;
+  }
+
   it(`should learn a key list only after ${LEARN_AFTER} documents of the schema`, () => {
     const shapes = createDocumentShapes();
-    for (let i = 0; i < LEARN_AFTER; i++) expect(matchShape(shapes, { a: 1, b: 2 })).toBeUndefined();
-    const shape = matchShape(shapes, { a: 1, b: 2 });
+    for (let i = 0; i < LEARN_AFTER; i++) expect(match(shapes, { a: 1, b: 2 })).toBeUndefined();
+    const shape = match(shapes, { a: 1, b: 2 });
     expect(shape?.keys).toEqual(['a', 'b']);
-    expect(matchShape(shapes, { a: 3, b: 4 })).toBe(shape);
+    expect(match(shapes, { a: 3, b: 4 })).toBe(shape);
   });
 
   it.each([
@@ -42,25 +49,25 @@ describe('document shapes', () => {
     ['another key in the same place', { a: 1, c: 2 }],
   ])('should not take a document with %s for a learnt key list', (_name, other) => {
     const shapes = learning();
-    const shape = matchShape(shapes, { a: 1, b: 2 });
+    const shape = match(shapes, { a: 1, b: 2 });
     expect(shape).toBeDefined();
-    expect(matchShape(shapes, other)).not.toBe(shape);
+    expect(match(shapes, other)).not.toBe(shape);
   });
 
   it(`should learn at most ${MAX_SHAPES} key lists per schema`, () => {
     const shapes = learning();
     const lists = Array.from({ length: MAX_SHAPES + 2 }, (_, i) => ({ [`k${i}`]: i }));
-    const learnt = lists.map((src) => matchShape(shapes, src));
+    const learnt = lists.map((src) => match(shapes, src));
     expect(learnt.slice(0, MAX_SHAPES).every((shape) => shape !== undefined)).toBe(true);
     expect(learnt.slice(MAX_SHAPES)).toEqual([undefined, undefined]);
     expect(shapes.shapes).toHaveLength(MAX_SHAPES);
-    expect(matchShape(shapes, lists[0])).toBe(learnt[0]);
+    expect(match(shapes, lists[0])).toBe(learnt[0]);
   });
 
   it('should copy strings, numbers and booleans as they are and hand everything else to the entry copy', () => {
     const shapes = learning();
     const src = { s: 'text', n: 1.5, t: true, o: { x: 1 }, z: null, u: undefined, b: 10n, f: Symbol.iterator };
-    const copy = shapeCopy(matchShape(shapes, src)!, undefined);
+    const copy = shapeCopy(match(shapes, src)!, undefined);
     const out = copy!(src, 0, {}, entry) as Record<string, unknown>;
     expect(out).toStrictEqual({
       s: 'text',
@@ -79,7 +86,7 @@ describe('document shapes', () => {
   it('should leave out the version key it is given, and only that', () => {
     const shapes = learning();
     const src = { _id: 'a', name: 'n', __v: 3 };
-    const shape = matchShape(shapes, src)!;
+    const shape = match(shapes, src)!;
     expect(shapeCopy(shape, '__v')!(src, 0, {}, entry)).toStrictEqual({ _id: 'a', name: 'n' });
     expect(shapeCopy(shape, undefined)!(src, 0, {}, entry)).toStrictEqual({ _id: 'a', name: 'n', __v: 3 });
   });
@@ -87,7 +94,7 @@ describe('document shapes', () => {
   it('should return the symbol an entry copy returns, without finishing the copy', () => {
     const shapes = learning();
     const src = { a: { leaveOut: true }, b: 'x' };
-    expect(shapeCopy(matchShape(shapes, src)!, undefined)!(src, 0, {}, entry)).toBe(LEAVE_OUT);
+    expect(shapeCopy(match(shapes, src)!, undefined)!(src, 0, {}, entry)).toBe(LEAVE_OUT);
   });
 
   it('should pass the depth and the scope to the entry copy', () => {
@@ -95,7 +102,7 @@ describe('document shapes', () => {
     const src = { a: {} };
     const scope = { minimize: true };
     const seen: unknown[] = [];
-    shapeCopy(matchShape(shapes, src)!, undefined)!(src, 7, scope, (item, depth, given) => {
+    shapeCopy(match(shapes, src)!, undefined)!(src, 7, scope, (item, depth, given) => {
       seen.push(depth, given);
       return item;
     });
@@ -110,22 +117,22 @@ describe('document shapes', () => {
     ['too many keys', Object.fromEntries(Array.from({ length: MAX_KEYS + 1 }, (_, i) => [`k${i}`, i]))],
   ])('should not compile a key list with %s, and not examine it again', (_name, src) => {
     const shapes = learning();
-    const shape = matchShape(shapes, src);
+    const shape = match(shapes, src);
     expect(shape).toBeDefined();
     expect(shapeCopy(shape!, undefined)).toBeNull();
-    expect(matchShape(shapes, src)).toBe(shape);
+    expect(match(shapes, src)).toBe(shape);
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
   });
 
   it(`should compile a key list of ${MAX_KEYS} keys`, () => {
     const shapes = learning();
     const src = Object.fromEntries(Array.from({ length: MAX_KEYS }, (_, i) => [`k${i}`, i]));
-    expect(shapeCopy(matchShape(shapes, src)!, undefined)!(src, 0, {}, entry)).toStrictEqual(src);
+    expect(shapeCopy(match(shapes, src)!, undefined)!(src, 0, {}, entry)).toStrictEqual(src);
   });
 
   it('should give no copier where code generation from strings is not allowed', () => {
     const shapes = learning();
-    const shape = matchShape(shapes, { a: 1 })!;
+    const shape = match(shapes, { a: 1 })!;
     const spy = jest.spyOn(globalThis, 'Function').mockImplementation(() => {
       throw new EvalError('Code generation from strings disallowed for this context');
     });
@@ -142,11 +149,11 @@ describe('document shapes', () => {
   it('should stop giving the copiers of an abandoned shape', () => {
     const shapes = learning();
     const src = { a: 1 };
-    const shape = matchShape(shapes, src)!;
+    const shape = match(shapes, src)!;
     expect(shapeCopy(shape, undefined)).toEqual(expect.any(Function));
     abandonShape(shape);
     expect(shapeCopy(shape, undefined)).toBeNull();
     expect(shapeCopy(shape, '__v')).toBeNull();
-    expect(matchShape(shapes, src)).toBe(shape);
+    expect(match(shapes, src)).toBe(shape);
   });
 });

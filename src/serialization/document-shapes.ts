@@ -76,22 +76,36 @@ function hasKeys(src: Record<string, unknown>, keys: readonly string[]): boolean
   return i === keys.length;
 }
 
+function sameKeys(own: readonly string[], keys: readonly string[]): boolean {
+  if (own.length !== keys.length) return false;
+  for (let i = 0; i < own.length; i++) {
+    if (own[i] !== keys[i]) return false;
+  }
+  return true;
+}
+
 /**
  * The known key list `src` has, learning it when there is room, or
  * `undefined`. The caller has checked that `for…in` over `src` lists only
- * its own keys.
+ * its own keys. `dictionary`: `src` is likely in V8's dictionary mode, where
+ * `Object.keys` lists the keys faster than `for…in`, which has no cache there.
  */
-export function matchShape(shapes: DocumentShapes, src: Record<string, unknown>): Shape | undefined {
+export function matchShape(
+  shapes: DocumentShapes,
+  src: Record<string, unknown>,
+  dictionary: boolean,
+): Shape | undefined {
   const list = shapes.shapes;
-  for (let i = 0; i < list.length; i++) {
-    if (hasKeys(src, list[i].keys)) return list[i];
-  }
-  if (shapes.seen < LEARN_AFTER) {
+  if (list.length === 0 && shapes.seen < LEARN_AFTER) {
     shapes.seen += 1;
     return undefined;
   }
+  const own = dictionary ? Object.keys(src) : undefined;
+  for (let i = 0; i < list.length; i++) {
+    if (own !== undefined ? sameKeys(own, list[i].keys) : hasKeys(src, list[i].keys)) return list[i];
+  }
   if (list.length >= MAX_SHAPES) return undefined;
-  const keys = Object.keys(src);
+  const keys = own ?? Object.keys(src);
   // A list that cannot be compiled still takes its slot: it is not examined again.
   const compilable = keys.length <= MAX_KEYS && keys.every((key) => key !== '__proto__' && IDENTIFIER.test(key));
   const shape: Shape = { keys, copies: compilable ? [undefined, undefined] : [null, null] };

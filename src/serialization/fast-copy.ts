@@ -255,7 +255,7 @@ function copyShape(
   // The key list is matched by for…in, which must list own keys only.
   if (!(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype)
     return undefined;
-  const shape = matchShape(plan.shapes, src);
+  const shape = matchShape(plan.shapes, src, plan.dictionary);
   if (shape === undefined) return undefined;
   const copy = shapeCopy(shape, versionKey);
   if (copy === null) return undefined;
