@@ -76,6 +76,7 @@ function hasKeys(src: Record<string, unknown>, keys: readonly string[]): boolean
   return i === keys.length;
 }
 
+/** Whether `own` (a document's `Object.keys`) is exactly `keys`. */
 function sameKeys(own: readonly string[], keys: readonly string[]): boolean {
   if (own.length !== keys.length) return false;
   for (let i = 0; i < own.length; i++) {

@@ -5,9 +5,10 @@
  * array), ObjectIds of an already verified bson copy, BSON scalars, Dates and
  * such documents and subdocuments. It copies plain objects and arrays
  * natively (spread, slice) and overwrites only converted entries, copies a
- * document's `_doc` key by key in one pass, and applies mongoose's `minimize`,
- * version key and `id` virtual exactly as the frame walk does
- * (mongoose-document-frame.ts), without frames, key lists or cycle bookkeeping:
+ * document's `_doc` by the copier compiled for its key list
+ * (document-shapes.ts) or else key by key in one pass, and applies
+ * mongoose's `minimize`, version key and `id` virtual exactly as the frame
+ * walk does (mongoose-document-frame.ts), without frames or cycle bookkeeping:
  * on hydrated documents with id arrays and subdocument arrays that
  * bookkeeping was most of the cost (bench/serializer.bench.ts).
  *
@@ -252,7 +253,7 @@ function copyShape(
   depth: number,
   scope: Scope,
 ): Record<string, unknown> | typeof BAIL | undefined {
-  // The key list is matched by for…in, which must list own keys only.
+  // A key list matched by for…in must be the own keys; the copier reads them by name.
   if (!(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype)
     return undefined;
   const shape = matchShape(plan.shapes, src, plan.dictionary);
@@ -262,7 +263,7 @@ function copyShape(
   const out = copy(src, depth, scope, copyShapeEntry as EntryCopy);
   if (out === BAIL) return BAIL;
   if (typeof out === 'symbol') {
-    // An entry to leave out (minimize): a literal cannot, so this key list goes key by key from now on.
+    // An entry to leave out (minimize): a compiled copier has every key, so this list goes key by key from now on.
     abandonShape(shape);
     return undefined;
   }
