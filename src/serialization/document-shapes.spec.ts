@@ -25,7 +25,7 @@ describe.each([
   ['by Object.keys (a document in dictionary mode)', true],
 ])('document shapes, keys listed %s', (_how, dictionary) => {
   const match = (shapes: DocumentShapes, src: Record<string, unknown>): Shape | undefined =>
-    matchShape(shapes, src, dictionary);
+    matchShape(shapes, src, dictionary ? Object.keys(src) : undefined);
 
   /** Shapes that have seen enough documents to learn the next key list. */
   function learning(): DocumentShapes {

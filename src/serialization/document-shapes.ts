@@ -88,20 +88,20 @@ function sameKeys(own: readonly string[], keys: readonly string[]): boolean {
 /**
  * The known key list `src` has, learning it when there is room, or
  * `undefined`. The caller has checked that `for…in` over `src` lists only
- * its own keys. `dictionary`: `src` is likely in V8's dictionary mode, where
- * `Object.keys` lists the keys faster than `for…in`, which has no cache there.
+ * its own keys. `own` is `Object.keys(src)` when the caller listed it (a
+ * `_doc` likely in V8's dictionary mode, where `for…in` has no cache);
+ * otherwise the lists are matched by `for…in`.
  */
 export function matchShape(
   shapes: DocumentShapes,
   src: Record<string, unknown>,
-  dictionary: boolean,
+  own: readonly string[] | undefined,
 ): Shape | undefined {
   const list = shapes.shapes;
   if (list.length === 0 && shapes.seen < LEARN_AFTER) {
     shapes.seen += 1;
     return undefined;
   }
-  const own = dictionary ? Object.keys(src) : undefined;
   for (let i = 0; i < list.length; i++) {
     if (own !== undefined ? sameKeys(own, list[i].keys) : hasKeys(src, list[i].keys)) return list[i];
   }

@@ -195,20 +195,25 @@ function copyEntries(out: Record<string, unknown>, depth: number, scope: Scope):
  * spread, in one pass: a spread of `_doc` is slow when it is in V8's
  * dictionary mode (see `copyData`) and needs a second loop over the copy.
  * A `for…in` is faster than `Object.keys` over an object in fast mode, and
- * slower in dictionary mode; `dictionary` says which `_doc` likely is.
+ * slower in dictionary mode; `keys` is `Object.keys(src)` when `_doc` is
+ * likely in dictionary mode (`DocumentPlan.dictionary`).
  */
 function copyDocumentEntries(
   src: Record<string, unknown>,
-  dictionary: boolean,
+  keys: readonly string[] | undefined,
   versionKey: string | undefined,
   depth: number,
   scope: Scope,
 ): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  if (dictionary || !(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype) {
-    const keys = Object.keys(src);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+  if (
+    keys !== undefined ||
+    !(forInOwnOnly ??= isEmpty(Object.prototype)) ||
+    Object.getPrototypeOf(src) !== Object.prototype
+  ) {
+    const list = keys ?? Object.keys(src);
+    for (let i = 0; i < list.length; i++) {
+      const key = list[i];
       if (key !== versionKey && !copyEntry(out, key, src[key], depth, scope)) return undefined;
     }
   } else {
@@ -221,23 +226,11 @@ function copyDocumentEntries(
 
 /** Writes the copy of one entry of a document to `out`; `false` to bail. */
 function copyEntry(out: Record<string, unknown>, key: string, item: unknown, depth: number, scope: Scope): boolean {
-  if (item !== null && typeof item === 'object') {
-    // Assigning `__proto__` would set the prototype: the frame walk defines it instead.
-    if (key === '__proto__') return false;
-    // The common entry first, without the call: an id of the verified bson copy.
-    const hex = Object.getPrototypeOf(item) === knownObjectIdPrototype() ? knownObjectIdHex(item) : undefined;
-    if (hex !== undefined) {
-      out[key] = hex;
-      return true;
-    }
-    const copy = copyValue(item, depth + 1, scope, true);
-    if (copy === BAIL) return false;
-    if (copy !== DROP) out[key] = copy;
-  } else if (typeof item === 'bigint') {
-    out[key] = int64ToJson(item);
-  } else if (item !== undefined || !scope.minimize) {
-    out[key] = item;
-  }
+  // Assigning `__proto__` would set the prototype: the frame walk defines it instead.
+  if (key === '__proto__' && item !== null && typeof item === 'object') return false;
+  const copy = copyEntryValue(item, depth, scope);
+  if (copy === BAIL) return false;
+  if (copy !== DROP) out[key] = copy;
   return true;
 }
 
@@ -249,6 +242,7 @@ function copyEntry(out: Record<string, unknown>, key: string, item: unknown, dep
 function copyShape(
   plan: ReturnType<typeof documentPlan>,
   src: Record<string, unknown>,
+  keys: readonly string[] | undefined,
   versionKey: string | undefined,
   depth: number,
   scope: Scope,
@@ -256,11 +250,11 @@ function copyShape(
   // A key list matched by for…in must be the own keys; the copier reads them by name.
   if (!(forInOwnOnly ??= isEmpty(Object.prototype)) || Object.getPrototypeOf(src) !== Object.prototype)
     return undefined;
-  const shape = matchShape(plan.shapes, src, plan.dictionary);
+  const shape = matchShape(plan.shapes, src, keys);
   if (shape === undefined) return undefined;
   const copy = shapeCopy(shape, versionKey);
   if (copy === null) return undefined;
-  const out = copy(src, depth, scope, copyShapeEntry as EntryCopy);
+  const out = copy(src, depth, scope, copyEntryValue as EntryCopy);
   if (out === BAIL) return BAIL;
   if (typeof out === 'symbol') {
     // An entry to leave out (minimize): a compiled copier has every key, so this list goes key by key from now on.
@@ -270,9 +264,13 @@ function copyShape(
   return out as Record<string, unknown>;
 }
 
-/** {@link copyEntry} for a compiled copier: the entry's copy, {@link BAIL}, or {@link DROP} to leave it out. */
-function copyShapeEntry(item: unknown, depth: number, scope: Scope): unknown {
+/**
+ * The copy of one entry of a document (for {@link copyEntry} and the
+ * compiled copiers): the entry's copy, {@link BAIL}, or {@link DROP} to leave it out.
+ */
+function copyEntryValue(item: unknown, depth: number, scope: Scope): unknown {
   if (item !== null && typeof item === 'object') {
+    // The common entry first, without the call: an id of the verified bson copy.
     const hex = Object.getPrototypeOf(item) === knownObjectIdPrototype() ? knownObjectIdHex(item) : undefined;
     return hex ?? copyValue(item, depth + 1, scope, true);
   }
@@ -300,9 +298,11 @@ function copyDocument(
       optionsVirtuals === true ? 0 : optionsVirtuals === false ? 1 : 2
     ];
   const versionKey = scope.keepVersionKey ? undefined : plan.versionKey;
-  const compiled = copyShape(plan, src, versionKey, depth, inner);
+  // One listing of a dictionary-mode `_doc`, for matching its key list and for the key-by-key copy.
+  const keys = plan.dictionary ? Object.keys(src) : undefined;
+  const compiled = copyShape(plan, src, keys, versionKey, depth, inner);
   if (compiled === BAIL) return BAIL;
-  const out = compiled ?? copyDocumentEntries(src, plan.dictionary, versionKey, depth, inner);
+  const out = compiled ?? copyDocumentEntries(src, keys, versionKey, depth, inner);
   if (out === undefined) return BAIL;
   if (virtuals === true && plan.idVirtual) out.id = idVirtualValue(src._id);
   // An empty single-nested subdocument leaves its parent object when the parent minimizes (as in mongoose 9).
