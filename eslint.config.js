@@ -17,5 +17,24 @@ export default tseslint.config(
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**', 'bench/**', 'scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // The server takes bson's values from the copy the driver require()s (bson/bson-library.cts).
+    files: ['packages/mongo-server/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'bson',
+              allowTypeImports: true,
+              message:
+                "Import bson's values from bson/bson-library.cjs, the copy the driver uses; types may come from 'bson'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

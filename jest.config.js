@@ -41,6 +41,7 @@ export default {
     '^nestjs-objectid/(.*)$': '<rootDir>/src/$1/index.ts',
     '^\\./bson\\.cjs$': '<rootDir>/src/core/bson.cts',
     '^\\./snowball-stemmers\\.cjs$': '<rootDir>/packages/mongo-server/src/query/snowball-stemmers.cts',
+    '^(\\.{1,2}/)+(bson/)?bson-library\\.cjs$': '<rootDir>/packages/mongo-server/src/bson/bson-library.cts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: [

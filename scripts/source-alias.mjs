@@ -21,8 +21,8 @@ register(
         if (specifier === 'nestjs-objectid') return next(root + 'index.ts', context);
         if (specifier === 'nestjs-objectid-mongo-server') return next(server, context);
         if (specifier.startsWith('nestjs-objectid/')) return next(root + specifier.slice(16) + '/index.ts', context);
-        // Sources import a CommonJS file by its built name (./bson.cjs); here it is still .cts.
-        if (specifier.startsWith('./') && specifier.endsWith('.cjs') && ours(context.parentURL)) {
+        // Sources import a CommonJS file by its built name (./bson.cjs, ../bson/bson-library.cjs); here it is still .cts.
+        if ((specifier.startsWith('./') || specifier.startsWith('../')) && specifier.endsWith('.cjs') && ours(context.parentURL)) {
           return { url: new URL(specifier.slice(0, -4) + '.cts', context.parentURL).href, format: 'commonjs', shortCircuit: true };
         }
         return next(specifier, context);

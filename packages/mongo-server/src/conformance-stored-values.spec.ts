@@ -3,7 +3,7 @@
  * JavaScript has no equivalent: written against mongod's behaviour; runs
  * against MONGO_URL too.
  */
-import { BSONRegExp } from 'bson';
+import { BSONRegExp } from './bson/bson-library.cjs';
 import { useDriverFixture } from './conformance.fixture.js';
 
 const fixture = useDriverFixture();

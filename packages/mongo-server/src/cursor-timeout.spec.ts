@@ -9,9 +9,10 @@
  */
 import { connect, type Socket } from 'node:net';
 
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 import { MongoClient, MongoServerError } from 'mongodb';
 
+import { BSON } from './bson/bson-library.cjs';
 import { EmbeddedMongoServer } from './index.js';
 import { MessageFramer } from './wire/message-framer.js';
 import { encodeOpMsgRequest } from './wire/op-msg.js';

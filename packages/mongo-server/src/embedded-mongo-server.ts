@@ -1,7 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
-import { ObjectId } from 'bson';
-
+import { ObjectId } from './bson/bson-library.cjs';
 import { CommandRouter } from './commands/command-router.js';
 import { FailPoints } from './commands/fail-points.js';
 import { CursorRegistry } from './cursor/cursor-registry.js';

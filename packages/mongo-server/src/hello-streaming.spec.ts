@@ -7,8 +7,9 @@
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 
+import { BSON } from './bson/bson-library.cjs';
 import { EmbeddedMongoServer } from './index.js';
 import { MessageFramer } from './wire/message-framer.js';
 import { encodeOpMsgRequest } from './wire/op-msg.js';

@@ -5,9 +5,9 @@
  */
 import { connect, type Socket } from 'node:net';
 
-import { BSON, Timestamp } from 'bson';
 import { MongoClient } from 'mongodb';
 
+import { BSON, Timestamp } from './bson/bson-library.cjs';
 import { EmbeddedMongoServer } from './index.js';
 import { MessageFramer } from './wire/message-framer.js';
 import { encodeOpMsgRequest } from './wire/op-msg.js';

@@ -1,7 +1,7 @@
-import { Decimal128, Double, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
 import fc from 'fast-check';
 
 import { bsonEquals, compareBson, compareNumbers, compareStrings, isNaNNumber } from './bson-compare.js';
+import { Decimal128, Double, Long, MaxKey, MinKey, ObjectId, Timestamp } from './bson-library.cjs';
 import { encodeIndexValue } from './index-key-encoder.js';
 
 const sign = (n: number): number => Math.sign(n);

@@ -6,8 +6,9 @@
  * `Long(5)` with `5`. This module is the single source of truth the embedded
  * server plugs into mingo instead.
  */
-import { type Document, MaxKey, MinKey } from 'bson';
+import type { Document } from 'bson';
 
+import { MaxKey, MinKey } from './bson-library.cjs';
 import { compareObjectIdWords } from './object-id-words.js';
 import { activeStringOrder, type StringOrder } from './string-order.js';
 

@@ -1,5 +1,4 @@
-import { Double, Long, MaxKey } from 'bson';
-
+import { Double, Long, MaxKey } from './bson-library.cjs';
 import { formatDouble, formatKeyValue } from './format-key-value.js';
 
 describe('formatDouble', () => {

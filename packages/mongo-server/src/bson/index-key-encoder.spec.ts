@@ -1,7 +1,7 @@
-import { ObjectId } from 'bson';
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
 
+import { ObjectId } from './bson-library.cjs';
 import { encodeIndexValue } from './index-key-encoder.js';
 
 describe('encodeIndexValue', () => {

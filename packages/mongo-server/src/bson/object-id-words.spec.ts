@@ -1,6 +1,6 @@
-import { ObjectId } from 'bson';
 import fc from 'fast-check';
 
+import { ObjectId } from './bson-library.cjs';
 import { compareObjectIdWords, objectIdHex } from './object-id-words.js';
 
 /** Byte order, the reference: what MongoDB sorts ObjectIds by. */

@@ -5,7 +5,7 @@
  * that key, look up and compare ids (index keys, index walks, range filters).
  * Each function checks the words are there and falls back to bson's own API.
  */
-import { ObjectId } from 'bson';
+import { ObjectId } from './bson-library.cjs';
 
 /** An ObjectId; bson ≥ 7.3 keeps its 12 bytes as four 24-bit words (absent in other versions). */
 interface ObjectIdWords {

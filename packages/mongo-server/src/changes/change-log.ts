@@ -1,6 +1,7 @@
-import { type Document, Long, Timestamp } from 'bson';
+import type { Document } from 'bson';
 
 import { approximateSize } from '../bson/approximate-size.js';
+import { Long, Timestamp } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { describeUpdate, type UpdateDescription } from './update-description.js';
 import { encodeResumeToken, type ChangePosition, type ResumeTokenData } from './resume-token.js';

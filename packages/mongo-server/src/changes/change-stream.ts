@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 
-import { Binary, BSON, type Document, type Timestamp } from 'bson';
+import type { Document, Timestamp } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 
+import { Binary, BSON } from '../bson/bson-library.cjs';
 import { wrongType } from '../commands/command-arguments.js';
 import { CommandError } from '../commands/command-error.js';
 import { unknownField } from '../commands/idl-fields.js';

@@ -1,5 +1,6 @@
-import { Double, type Document } from 'bson';
+import type { Document } from 'bson';
 
+import { Double } from '../bson/bson-library.cjs';
 import { describeUpdate, type UpdateDescription } from './update-description.js';
 
 describe('describeUpdate', () => {

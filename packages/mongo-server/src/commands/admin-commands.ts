@@ -1,7 +1,8 @@
 import { availableParallelism, release } from 'node:os';
 
-import { type Document, Double, ObjectId } from 'bson';
+import type { Document } from 'bson';
 
+import { Double, ObjectId } from '../bson/bson-library.cjs';
 import { Collation } from '../bson/collation.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { notSupported } from '../query/expression-check.js';

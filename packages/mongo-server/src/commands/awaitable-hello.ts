@@ -1,5 +1,6 @@
-import { type Document, Long, ObjectId } from 'bson';
+import type { Document } from 'bson';
 
+import { Long, ObjectId } from '../bson/bson-library.cjs';
 import { wrongType } from './command-arguments.js';
 import type { ServerInfo } from './command-context.js';
 import { CommandError } from './command-error.js';

@@ -1,5 +1,4 @@
-import { Binary, UUID } from 'bson';
-
+import { Binary, UUID } from '../bson/bson-library.cjs';
 import { checkSessionFields } from './command-arguments.js';
 import { CommandError } from './command-error.js';
 

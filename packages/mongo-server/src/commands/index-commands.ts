@@ -1,6 +1,7 @@
-import { type Document, UUID } from 'bson';
+import type { Document } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
+import { UUID } from '../bson/bson-library.cjs';
 import { Collation } from '../bson/collation.js';
 import { formatDocument, formatKeyValue } from '../bson/format-key-value.js';
 import type { IndexSpec } from '../store/collection-index.js';

@@ -1,6 +1,7 @@
-import { BSON, type Document, Double } from 'bson';
+import type { Document } from 'bson';
 
 import { bsonEquals } from '../bson/bson-compare.js';
+import { BSON, Double } from '../bson/bson-library.cjs';
 import { formatDocument } from '../bson/format-key-value.js';
 import { checkValidatorOptions } from '../query/document-validation.js';
 import { typeAlias } from '../query/element-operators.js';

@@ -1,5 +1,6 @@
-import { type Document, ObjectId } from 'bson';
+import type { Document } from 'bson';
 
+import { ObjectId } from '../bson/bson-library.cjs';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import { OperationBudget } from '../query/operation-budget.js';
 import { idFirst, nestedField } from '../query/document-paths.js';

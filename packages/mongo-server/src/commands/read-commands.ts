@@ -1,7 +1,8 @@
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 
 import { bsonEquals, compareBson, isSubDocument } from '../bson/bson-compare.js';
+import { BSON } from '../bson/bson-library.cjs';
 import { Collation } from '../bson/collation.js';
 import type { CursorBatch, OpenCursorOptions } from '../cursor/cursor-registry.js';
 import { OperationBudget } from '../query/operation-budget.js';

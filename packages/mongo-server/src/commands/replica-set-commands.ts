@@ -1,5 +1,6 @@
-import { type Document, Long, Timestamp } from 'bson';
+import type { Document } from 'bson';
 
+import { Long, Timestamp } from '../bson/bson-library.cjs';
 import { checkAdminOnly, ELECTION_ID, REPLICA_SET_NAME, STARTED } from './admin-commands.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { lastWriteOpTime } from './cluster-time.js';

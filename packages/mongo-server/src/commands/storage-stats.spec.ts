@@ -1,5 +1,6 @@
-import { BSON, Decimal128, type Document, Double } from 'bson';
+import type { Document } from 'bson';
 
+import { BSON, Decimal128, Double } from '../bson/bson-library.cjs';
 import { MemoryStore } from '../store/memory-store.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';

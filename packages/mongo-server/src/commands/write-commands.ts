@@ -1,6 +1,7 @@
-import { BSON, type Document, ObjectId } from 'bson';
+import type { Document } from 'bson';
 
 import { isBsonNumber } from '../bson/bson-compare.js';
+import { BSON, ObjectId } from '../bson/bson-library.cjs';
 import { Collation } from '../bson/collation.js';
 import { applyUpdate, buildUpsertDocument, parseUpdate, updateKind } from '../query/apply-update.js';
 import { idFirst } from '../query/document-paths.js';

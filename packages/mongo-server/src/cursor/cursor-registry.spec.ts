@@ -1,5 +1,4 @@
-import { Binary } from 'bson';
-
+import { Binary } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { approximateSize } from '../bson/approximate-size.js';
 import { CursorRegistry } from './cursor-registry.js';

@@ -5,23 +5,7 @@
  * names, documents nested deeply, and operator documents drawn from the
  * operator lists of mingo (which the server runs on) and MongoDB.
  */
-import {
-  Binary,
-  BSONRegExp,
-  BSONSymbol,
-  Code,
-  DBRef,
-  Decimal128,
-  type Document,
-  Double,
-  Int32,
-  Long,
-  MaxKey,
-  MinKey,
-  ObjectId,
-  Timestamp,
-  UUID,
-} from 'bson';
+import type { Document } from 'bson';
 import fc from 'fast-check';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
@@ -30,6 +14,23 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as updateOperators from 'mingo/operators/update';
 import * as windowOperators from 'mingo/operators/window';
+
+import {
+  Binary,
+  BSONRegExp,
+  BSONSymbol,
+  Code,
+  DBRef,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+  UUID,
+} from '../bson/bson-library.cjs';
 
 const names = (module: object): string[] => Object.keys(module).filter((name) => name.startsWith('$'));
 

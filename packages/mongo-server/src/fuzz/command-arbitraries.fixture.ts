@@ -5,9 +5,10 @@
  * fields) most of the time and any BSON value otherwise, plus unknown
  * fields, odd databases and commands the router does not know.
  */
-import { Binary, type Document } from 'bson';
+import type { Document } from 'bson';
 import fc from 'fast-check';
 
+import { Binary } from '../bson/bson-library.cjs';
 import { CommandRouter } from '../commands/command-router.js';
 import {
   arg,

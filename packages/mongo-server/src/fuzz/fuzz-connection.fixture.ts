@@ -1,7 +1,6 @@
 import { connect, type Socket } from 'node:net';
 
-import { BSON } from 'bson';
-
+import { BSON } from '../bson/bson-library.cjs';
 import { MessageFramer } from '../wire/message-framer.js';
 import { OpCode } from '../wire/wire-constants.js';
 import { HANG_MS, type Reply } from './fuzz-oracle.fixture.js';

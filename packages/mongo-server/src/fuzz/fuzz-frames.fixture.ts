@@ -6,9 +6,10 @@
  * insertions, deletions, truncation, with or without the messageLength fixed
  * up afterwards.
  */
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 import fc from 'fast-check';
 
+import { BSON } from '../bson/bson-library.cjs';
 import { HEADER_SIZE, OpCode, OpMsgFlags } from '../wire/wire-constants.js';
 import { anyCommand } from './command-arbitraries.fixture.js';
 

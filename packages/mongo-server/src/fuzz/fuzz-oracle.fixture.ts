@@ -4,8 +4,9 @@
  * is neither the router's catch-all InternalError nor a JavaScript error
  * message), unless it is one of the known bugs tolerated for now.
  */
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 
+import { BSON } from '../bson/bson-library.cjs';
 import { OpCode } from '../wire/wire-constants.js';
 
 /** A request not answered (nor its connection closed) within this is a hang. */

@@ -1,9 +1,10 @@
-import { type Document, ObjectId } from 'bson';
+import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import * as pipelineOperators from 'mingo/operators/pipeline';
 import type { PipelineStage } from 'mingo/updater';
 
 import { bsonEquals, compareStrings } from '../bson/bson-compare.js';
+import { ObjectId } from '../bson/bson-library.cjs';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import { idFirst, setPath } from './document-paths.js';

@@ -1,6 +1,6 @@
-import { Decimal128, Double, Long } from 'bson';
 import { evalExpr } from 'mingo/core';
 
+import { Decimal128, Double, Long } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { ARRAY_ARGUMENT_CHECKS } from './array-expressions.js';
 import { wholeInt32 } from './array-positions.js';

@@ -1,5 +1,4 @@
-import { Binary, Decimal128, Double, Int32, Long } from 'bson';
-
+import { Binary, Decimal128, Double, Int32, Long } from '../bson/bson-library.cjs';
 import { $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from './bit-test-operators.js';
 
 /**

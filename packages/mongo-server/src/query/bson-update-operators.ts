@@ -1,8 +1,9 @@
-import { type Document, Timestamp } from 'bson';
+import type { Document } from 'bson';
 import { updateOne } from 'mingo/updater';
 import type { Modifier } from 'mingo/updater';
 
 import { compareBson } from '../bson/bson-compare.js';
+import { Timestamp } from '../bson/bson-library.cjs';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { CommandError } from '../commands/command-error.js';
 import type { PathOperation } from './array-update-operators.js';

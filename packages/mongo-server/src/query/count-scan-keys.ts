@@ -1,6 +1,7 @@
-import { type Document, MaxKey, MinKey, ObjectId } from 'bson';
+import type { Document } from 'bson';
 
 import { bsonTypeRank, NUMBER_RANK } from '../bson/bson-compare.js';
+import { MaxKey, MinKey, ObjectId } from '../bson/bson-library.cjs';
 import { INDEX_END, INDEX_START, type IndexEdge } from '../store/index-key-order.js';
 import { FULL_RANGE, isSinglePoint } from './index-bounds.js';
 import type { IndexScanPlan } from './query-planner.js';

@@ -1,5 +1,4 @@
-import { Decimal128, Double } from 'bson';
-
+import { Decimal128, Double } from '../bson/bson-library.cjs';
 import { decimalArithmetic, decimalAverage, decimalSum, hasDecimal } from './decimal-arithmetic.js';
 
 const dec = (text: string) => Decimal128.fromString(text);

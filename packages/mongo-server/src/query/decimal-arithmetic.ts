@@ -9,8 +9,8 @@
  * coefficient); an int32 or Int64 converts exactly, a double to its 15
  * significant digits (mongod's `Decimal128(double)`: 2.5 is 2.50000000000000).
  */
-import { Decimal128 } from 'bson';
 
+import { Decimal128 } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { numericType, toDouble } from './numeric-types.js';
 

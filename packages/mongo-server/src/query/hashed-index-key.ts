@@ -12,10 +12,11 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
+import { BSON } from '../bson/bson-library.cjs';
 import { bsonTypeCode } from './element-operators.js';
 import { numericType, toDouble } from './numeric-types.js';
 

@@ -1,5 +1,6 @@
-import { type Document, Long } from 'bson';
+import type { Document } from 'bson';
 
+import { Long } from '../bson/bson-library.cjs';
 import { formatKeyValue } from '../bson/format-key-value.js';
 import { INT32_MAX, INT32_MIN } from '../bson/int32.js';
 import { bsonTag, formatDocumentId } from './document-paths.js';

@@ -1,5 +1,4 @@
-import { BSONRegExp, Decimal128, Double, Int32, Long } from 'bson';
-
+import { BSONRegExp, Decimal128, Double, Int32, Long } from '../bson/bson-library.cjs';
 import { Collation, stringClasses } from '../bson/collation.js';
 import { foreignKeys, joinKey, localValues, withPath } from './lookup-fields.js';
 

@@ -1,4 +1,6 @@
-import { type Document, Double, Long } from 'bson';
+import type { Document } from 'bson';
+
+import { Double, Long } from '../bson/bson-library.cjs';
 
 /**
  * A query condition (filter, `arrayFilters`, `$pull` condition, `$match`,

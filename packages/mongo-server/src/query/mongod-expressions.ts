@@ -1,7 +1,8 @@
-import { BSON, type Document, Timestamp } from 'bson';
+import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
+import { BSON, Timestamp } from '../bson/bson-library.cjs';
 import { CommandError, type ErrorCodeName } from '../commands/command-error.js';
 import type { ComputeOptions } from './aggregation-paths.js';
 import { DATE_OPERATORS } from './date-expressions.js';

@@ -8,9 +8,9 @@
  * `Double` marker (so `5.0` stays a double); an Int64 is a `bigint`
  * (`Long` in conditions).
  */
-import { Double } from 'bson';
 
 import { bsonTag } from '../bson/bson-compare.js';
+import { Double } from '../bson/bson-library.cjs';
 import { needsDoubleMarker } from '../wire/integral-doubles.js';
 
 /** A numeric BSON type, widest last: MongoDB's result type is the widest operand's. */

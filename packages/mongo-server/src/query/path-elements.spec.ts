@@ -1,5 +1,4 @@
-import { ObjectId } from 'bson';
-
+import { ObjectId } from '../bson/bson-library.cjs';
 import { MISSING, pathElements, pathValues, queryPath } from './path-elements.js';
 
 const M = MISSING;

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
-import { Binary, ObjectId } from 'bson';
 import { Context } from 'mingo/core';
 
+import { Binary, ObjectId } from '../bson/bson-library.cjs';
 import { compileFilter } from './query-context.js';
 
 const ID = '6553f1030000000000000003';

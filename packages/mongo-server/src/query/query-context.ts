@@ -1,4 +1,4 @@
-import { BSONRegExp, type Document, ObjectId, Timestamp } from 'bson';
+import type { Document } from 'bson';
 import { Context, ProcessingMode } from 'mingo/core';
 import { Lazy, type Iterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -23,6 +23,7 @@ import {
   NUMBER_RANK,
   toExactNumber,
 } from '../bson/bson-compare.js';
+import { BSONRegExp, ObjectId, Timestamp } from '../bson/bson-library.cjs';
 import { formatValue } from '../bson/format-key-value.js';
 import { timestampOf } from '../changes/change-log.js';
 import { CommandError } from '../commands/command-error.js';

@@ -1,6 +1,7 @@
-import { type Document, Decimal128, Double, Int32, Long } from 'bson';
+import type { Document } from 'bson';
 import { type Iterator, Lazy } from 'mingo/lazy';
 
+import { Decimal128, Double, Int32, Long } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 
 /** mongod's `BSONElement::numberLong()` of a numeric value; undefined for any other type. */

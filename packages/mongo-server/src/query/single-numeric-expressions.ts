@@ -6,10 +6,10 @@
  * `$ln` of a negative number was NaN, and a string failed with code 2
  * instead of 28765.
  */
-import { Decimal128 } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
+import { Decimal128 } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { typeAlias } from './element-operators.js';
 import { notSupported } from './expression-check.js';

@@ -6,10 +6,11 @@
  * Decimal128 to string, typed `$toLong`/`$toDecimal` results as int32 or
  * double, and lost an Int64's digits on the way to a decimal.
  */
-import { Decimal128, type Document, ObjectId, Timestamp } from 'bson';
+import type { Document } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 
+import { Decimal128, ObjectId, Timestamp } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { parseDateString } from './date-from-string.js';
 import { TimeZone } from './date-time-zones.js';

@@ -25,10 +25,11 @@
  *   consecutive documents of the window, divided by the milliseconds of
  *   `unit`; 0 for one document, null for an empty window (mingo answered 0).
  */
-import { Decimal128, type Document } from 'bson';
+import type { Document } from 'bson';
 import type { Options } from 'mingo/types';
 
 import { compareBson, isBsonNumber, isNaNNumber } from '../bson/bson-compare.js';
+import { Decimal128 } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { decimalArithmetic } from './decimal-arithmetic.js';
 import { typeAlias } from './element-operators.js';

@@ -1,5 +1,4 @@
-import { Binary, UUID } from 'bson';
-
+import { Binary, UUID } from '../bson/bson-library.cjs';
 import { LogicalSessionCache } from './logical-session-cache.js';
 
 /** A fresh copy of the id, as each decoded command carries its own. */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 
-import { Binary, type Document } from 'bson';
+import type { Document } from 'bson';
+
+import { Binary } from '../bson/bson-library.cjs';
 
 /**
  * mongod's `localLogicalSessionTimeoutMinutes` (30, what hello reports), in

@@ -1,5 +1,4 @@
-import { Binary, UUID } from 'bson';
-
+import { Binary, UUID } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { LockTable } from './lock-table.js';
 import { SessionRegistry } from './session-registry.js';

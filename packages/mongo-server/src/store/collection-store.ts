@@ -1,5 +1,6 @@
-import { type Document, UUID } from 'bson';
+import type { Document } from 'bson';
 
+import { UUID } from '../bson/bson-library.cjs';
 import { Collation } from '../bson/collation.js';
 import { encodeIndexValue } from '../bson/index-key-encoder.js';
 import type { ChangeLog } from '../changes/change-log.js';

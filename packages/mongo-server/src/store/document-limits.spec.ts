@@ -1,5 +1,4 @@
-import { BSON, ObjectId } from 'bson';
-
+import { BSON, ObjectId } from '../bson/bson-library.cjs';
 import { bsonSize, checkStorable, MAX_STORAGE_DEPTH } from './document-limits.js';
 
 function nested(depth: number): Record<string, unknown> {

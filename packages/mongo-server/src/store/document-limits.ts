@@ -1,5 +1,6 @@
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 
+import { BSON } from '../bson/bson-library.cjs';
 import { CommandError } from '../commands/command-error.js';
 import { DB_REF_FIELDS } from '../query/db-ref-fields.js';
 import { findFieldName } from '../query/document-paths.js';

@@ -1,5 +1,7 @@
-import { BSON, BSONRegExp, type Document, Double } from 'bson';
+import type { Document } from 'bson';
 
+import { BSON, BSONRegExp, Double } from '../bson/bson-library.cjs';
+import { stampedElements } from '../commands/cluster-time.js';
 import { CommandError } from '../commands/command-error.js';
 import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
 import { plainDbRefs } from './db-ref-documents.js';
@@ -78,7 +80,28 @@ export function decodeDocument(bytes: Uint8Array, requestId?: number): Document 
  * reading raw BSON types (`promoteValues: false`) tells apart.
  */
 export function encodeDocument(doc: Document): Uint8Array {
-  return BSON.serialize(withDoubleOk(doc));
+  const stamp = stampedElements(doc);
+  if (stamp === undefined) return BSON.serialize(withDoubleOk(doc));
+  const keys = Object.keys(doc);
+  const last = keys.length - 1;
+  if (keys[last] !== 'operationTime' || keys[last - 1] !== '$clusterTime') return BSON.serialize(withDoubleOk(doc));
+  // The reply's own fields are encoded; the cluster time's elements, the same for every reply until the time moves, are copied in.
+  const fields: Document = {};
+  for (let i = 0; i < last - 1; i++) {
+    const key = keys[i]!;
+    // Defined, not assigned, for a field named "__proto__": it stays a field.
+    if (key === '__proto__') {
+      Object.defineProperty(fields, key, { value: doc[key], enumerable: true, writable: true, configurable: true });
+    } else fields[key] = key === 'ok' && typeof doc.ok === 'number' ? new Double(doc.ok) : doc[key];
+  }
+  const head = BSON.serialize(fields);
+  // From Node's pool: a Uint8Array of its own would allocate a backing store per reply.
+  const out = Buffer.allocUnsafe(head.length + stamp.length);
+  out.set(head.subarray(0, head.length - 1), 0);
+  out.set(stamp, head.length - 1);
+  out[out.length - 1] = 0;
+  out.writeInt32LE(out.length, 0);
+  return out;
 }
 
 /** The size {@link encodeDocument} would give `doc`, counted without serializing it. */

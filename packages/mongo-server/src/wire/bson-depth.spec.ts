@@ -1,5 +1,4 @@
-import { BSON, Code } from 'bson';
-
+import { BSON, Code } from '../bson/bson-library.cjs';
 import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
 
 /** `levels` documents (or arrays) nested below a top-level `{ x: … }`. */

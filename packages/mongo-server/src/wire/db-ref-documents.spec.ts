@@ -1,5 +1,4 @@
-import { BSON, DBRef, Double, ObjectId } from 'bson';
-
+import { BSON, DBRef, Double, ObjectId } from '../bson/bson-library.cjs';
 import { decodeDocument } from './bson-codec.js';
 
 /** Keys of `value` and of every document in it, in order, to compare field orders. */

@@ -1,5 +1,6 @@
-import { DBRef, type Document } from 'bson';
+import type { Document } from 'bson';
 
+import { DBRef } from '../bson/bson-library.cjs';
 import { fieldName, int32At, valueEnd } from './integral-doubles.js';
 
 /** `"$ref"` and its NUL: every document bson's decoder makes a DBRef of has this field name. */

@@ -1,5 +1,4 @@
-import { BSON } from 'bson';
-
+import { BSON } from '../bson/bson-library.cjs';
 import { namedIdTwice, noteDuplicateId, noteDuplicateIdsInBody } from './duplicate-ids.js';
 
 /** `{ <name>: "x", … }` as BSON, each field a short string, in the order given (names may repeat). */

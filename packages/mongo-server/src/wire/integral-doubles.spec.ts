@@ -1,5 +1,6 @@
-import { BSON, Code, DBRef, Double, type Document, Int32, ObjectId } from 'bson';
+import type { Document } from 'bson';
 
+import { BSON, Code, DBRef, Double, Int32, ObjectId } from '../bson/bson-library.cjs';
 import { decodeDocument } from './bson-codec.js';
 
 /** The document decoded by the server and encoded again, decoded by bson without promotion (Double/Int32 visible). */

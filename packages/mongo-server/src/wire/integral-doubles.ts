@@ -1,5 +1,6 @@
-import { Double, type Document } from 'bson';
+import type { Document } from 'bson';
 
+import { Double } from '../bson/bson-library.cjs';
 import { writesAsInt32 } from '../bson/int32.js';
 
 /** Bytes of an element's value after its name by type byte, for the fixed-size BSON types; -1 otherwise. */

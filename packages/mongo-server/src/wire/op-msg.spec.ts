@@ -1,4 +1,4 @@
-import { BSON, Double } from 'bson';
+import { BSON, Double } from '../bson/bson-library.cjs';
 import { encodeOpMsg, parseOpMsg } from './op-msg.js';
 
 /** An OP_MSG frame: the body section, then one document sequence named `identifier`. */

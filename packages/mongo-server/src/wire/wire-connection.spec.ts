@@ -6,9 +6,9 @@
  */
 import { connect, createServer, type Socket } from 'node:net';
 
-import { ObjectId } from 'bson';
 import { MongoClient } from 'mongodb';
 
+import { ObjectId } from '../bson/bson-library.cjs';
 import type { CommandOutcome, CommandRouter } from '../commands/command-router.js';
 import { EmbeddedMongoServer } from '../embedded-mongo-server.js';
 import { MessageFramer } from './message-framer.js';
