@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 
 import { bsonTag, compareBson, isSubDocument } from '../bson/bson-compare.js';
+import { defineField } from '../bson/define-field.js';
 import { OperationBudget } from '../query/operation-budget.js';
 
 /** An `update` event's `updateDescription`, as mongod 7 reports it. */
@@ -14,11 +15,6 @@ export interface UpdateDescription {
 function sameValue(a: unknown, b: unknown): boolean {
   if (isSubDocument(a) || Array.isArray(a) || isSubDocument(b) || Array.isArray(b)) return false;
   return bsonTag(a) === bsonTag(b) && typeof a === typeof b && compareBson(a, b) === 0;
-}
-
-/** Sets a field whose name may be `__proto__` as an own property. */
-function setField(target: Document, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -39,7 +35,7 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
       const shared = Math.min(old.length, now.length);
       for (let i = 0; i < now.length; i++) {
         if (i < shared) pending.push({ before: old[i] as unknown, after: now[i] as unknown, path: `${prefix}${i}` });
-        else setField(description.updatedFields, `${prefix}${i}`, now[i]);
+        else defineField(description.updatedFields, `${prefix}${i}`, now[i]);
       }
       if (now.length < old.length) description.truncatedArrays.push({ field: path, newSize: now.length });
       continue;
@@ -50,12 +46,12 @@ export function describeUpdate(before: Document, after: Document): UpdateDescrip
       // Reversed onto the stack so fields come out in document order.
       for (let k = keys.length - 1; k >= 0; k--) {
         const key = keys[k]!;
-        if (!Object.hasOwn(old, key)) setField(description.updatedFields, prefix + key, now[key]);
+        if (!Object.hasOwn(old, key)) defineField(description.updatedFields, prefix + key, now[key]);
         else pending.push({ before: old[key] as unknown, after: now[key] as unknown, path: prefix + key });
       }
       continue;
     }
-    if (path !== '' && !sameValue(old, now)) setField(description.updatedFields, path, now);
+    if (path !== '' && !sameValue(old, now)) defineField(description.updatedFields, path, now);
   }
   return description;
 }

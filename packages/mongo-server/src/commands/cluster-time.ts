@@ -1,6 +1,7 @@
 import type { Document, Timestamp } from 'bson';
 
 import { Binary, BSON, Long } from '../bson/bson-library.cjs';
+import { defineField } from '../bson/define-field.js';
 import { timestampOf } from '../changes/change-log.js';
 import { typeAlias } from '../query/element-operators.js';
 import { CommandError } from './command-error.js';
@@ -37,14 +38,8 @@ export function withClusterTime(reply: Document, time: bigint): Document {
   const stampedReply: Document = {};
   for (const field of Object.keys(reply)) {
     // Defined, not assigned, for a field named "__proto__": it stays a field instead of becoming the prototype.
-    if (field === '__proto__') {
-      Object.defineProperty(stampedReply, field, {
-        value: reply[field],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else stampedReply[field] = reply[field];
+    if (field === '__proto__') defineField(stampedReply, field, reply[field]);
+    else stampedReply[field] = reply[field];
   }
   stampedReply.$clusterTime = stamped.clusterTime;
   stampedReply.operationTime = stamped.operationTime;

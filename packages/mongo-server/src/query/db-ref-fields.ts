@@ -13,6 +13,7 @@
  */
 import type { Document } from 'bson';
 
+import { defineField } from '../bson/define-field.js';
 import { findFieldName } from './document-paths.js';
 import { isPlainDocument } from './path-elements.js';
 
@@ -72,7 +73,7 @@ function rewriteLevel(level: Document): Document {
     } else if (!key.startsWith('$')) {
       rewritten = isDbRefDocument(value, false) ? { $eq: value } : rewriteOperators(value);
     }
-    define(out, key, rewritten);
+    defineField(out, key, rewritten);
   }
   return clauses.length === 0 ? out : { $and: [out, ...clauses] };
 }
@@ -89,7 +90,7 @@ function rewriteOperators(condition: unknown): unknown {
     if (key === '$elemMatch' && isPlainDocument(value) && isObjectForm(value)) rewritten = rewriteLevel(value);
     else if (key === '$not') rewritten = rewriteOperators(value);
     else if (key === '$all' && Array.isArray(value)) rewritten = value.map(rewriteOperators);
-    define(out, key, rewritten);
+    defineField(out, key, rewritten);
   }
   return out;
 }
@@ -98,9 +99,4 @@ function rewriteOperators(condition: unknown): unknown {
 function isObjectForm(criteria: Document): boolean {
   const first = Object.keys(criteria)[0];
   return first === undefined || !first.startsWith('$') || LOGICAL.has(first) || isDbRefDocument(criteria, true);
-}
-
-/** Defined, not assigned: a field named "__proto__" stays a field. */
-function define(target: Document, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -23,6 +23,7 @@ import type { Options } from 'mingo/types';
 
 import { bsonTypeRank, compareBson, isSubDocument, NUMBER_RANK } from '../bson/bson-compare.js';
 import { stringClasses } from '../bson/collation.js';
+import { defineField } from '../bson/define-field.js';
 import { activeStringOrder } from '../bson/string-order.js';
 import { CommandError } from '../commands/command-error.js';
 import { checkStructFields, wrongFieldType } from '../commands/idl-fields.js';
@@ -225,10 +226,6 @@ export function densifySort(spec: DensifySpec): Document {
   return sort;
 }
 
-function setOwn(doc: Document, name: string, value: unknown): void {
-  Object.defineProperty(doc, name, { value, enumerable: true, writable: true, configurable: true });
-}
-
 const END = Symbol('end');
 type Next = Document | typeof END;
 
@@ -266,10 +263,10 @@ class Densifier {
       const names = partition.split('.');
       let target = expr;
       for (const name of names.slice(0, -1)) {
-        if (!isSubDocument(target[name])) setOwn(target, name, {});
+        if (!isSubDocument(target[name])) defineField(target, name, {});
         target = target[name] as Document;
       }
-      setOwn(target, names[names.length - 1]!, `$${partition}`);
+      defineField(target, names[names.length - 1]!, `$${partition}`);
     }
     this.partitionExpr = expr;
   }
@@ -693,10 +690,10 @@ class Generator {
     const doc = cloneValue(this.include ?? {});
     let target = doc;
     for (const name of this.path.slice(0, -1)) {
-      if (!isSubDocument(target[name])) setOwn(target, name, {});
+      if (!isSubDocument(target[name])) defineField(target, name, {});
       target = target[name] as Document;
     }
-    setOwn(target, this.path[this.path.length - 1]!, value);
+    defineField(target, this.path[this.path.length - 1]!, value);
     this.owner.generated++;
     return doc;
   }

@@ -8,15 +8,12 @@ import type { Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 
 import { isSubDocument } from '../bson/bson-compare.js';
+import { defineField } from '../bson/define-field.js';
 
 type PipelineOperator = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
 /** Where mingo's `$unwind` leaves the index for this stage to move (a NUL byte: no stored name holds one). */
 const INDEX_FIELD = '\u0000includeArrayIndex';
-
-function define(target: Document, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * Sets `value` at `path` in `doc`, copying the documents on the way: the
@@ -28,10 +25,10 @@ function setAtPath(doc: Document, path: readonly string[], value: unknown): void
   for (const key of path.slice(0, -1)) {
     const current: unknown = Object.hasOwn(target, key) ? target[key] : undefined;
     const next: Document = isSubDocument(current) ? { ...current } : {};
-    define(target, key, next);
+    defineField(target, key, next);
     target = next;
   }
-  define(target, path[path.length - 1]!, value);
+  defineField(target, path[path.length - 1]!, value);
 }
 
 /** `$unwind` whose `includeArrayIndex` mongod's way; `original` (mingo's) unwinds. */

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 
 import { BSON, BSONRegExp, Double } from '../bson/bson-library.cjs';
+import { defineField } from '../bson/define-field.js';
 import { stampedElements } from '../commands/cluster-time.js';
 import { CommandError } from '../commands/command-error.js';
 import { MAX_BSON_DEPTH, nestsDeeperThan } from './bson-depth.js';
@@ -33,13 +34,7 @@ function compilableAsRegExp(value: unknown): unknown {
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const doc = value as Document;
     for (const key of Object.keys(doc)) {
-      // Defined, not assigned: a key named "__proto__" stays an own field.
-      Object.defineProperty(doc, key, {
-        value: compilableAsRegExp(doc[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      defineField(doc, key, compilableAsRegExp(doc[key]));
     }
   }
   return value;
@@ -89,11 +84,11 @@ export function encodeDocument(doc: Document): Uint8Array {
   const fields: Document = {};
   for (let i = 0; i < last - 1; i++) {
     const key = keys[i]!;
-    // Defined, not assigned, for a field named "__proto__": it stays a field.
-    if (key === '__proto__') {
-      Object.defineProperty(fields, key, { value: doc[key], enumerable: true, writable: true, configurable: true });
-    } else fields[key] = key === 'ok' && typeof doc.ok === 'number' ? new Double(doc.ok) : doc[key];
+    if (key === '__proto__') defineField(fields, key, doc[key]);
+    else fields[key] = doc[key];
   }
+  // As withDoubleOk does, in place: the copy is this function's own.
+  if (typeof fields.ok === 'number') fields.ok = new Double(fields.ok);
   const head = BSON.serialize(fields);
   // From Node's pool: a Uint8Array of its own would allocate a backing store per reply.
   const out = Buffer.allocUnsafe(head.length + stamp.length);

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 
 import { DBRef } from '../bson/bson-library.cjs';
+import { defineField } from '../bson/define-field.js';
 import { fieldName, int32At, valueEnd } from './integral-doubles.js';
 
 /** `"$ref"` and its NUL: every document bson's decoder makes a DBRef of has this field name. */
@@ -51,7 +52,7 @@ function restore(bytes: Uint8Array, start: number, container: Document | unknown
     const value: unknown = (container as Document)[name];
     if (value instanceof DBRef) {
       const plain = plainDocument(bytes, valueStart, value);
-      setOwn(container, name, plain);
+      defineField(container, name, plain);
       restore(bytes, valueStart, plain);
     } else if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array)) {
       restore(bytes, valueStart, value as Document);
@@ -65,12 +66,7 @@ function plainDocument(bytes: Uint8Array, start: number, ref: DBRef): Document {
   for (const { name } of elementsOf(bytes, start)) {
     const value =
       name === '$ref' ? ref.collection : name === '$id' ? ref.oid : name === '$db' ? ref.db : ref.fields[name];
-    setOwn(plain, name, value);
+    defineField(plain, name, value);
   }
   return plain;
-}
-
-/** Defined, not assigned: a field named "__proto__" stays a field. */
-function setOwn(target: Document | unknown[], key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
